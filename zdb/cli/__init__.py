@@ -1,0 +1,18 @@
+"""The ``zdb`` command: one click group; each area registers its commands from its own module."""
+
+from __future__ import annotations
+
+import click
+
+from zdb import __version__
+from zdb.cli import rating_commands
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="zdb")
+def main() -> None:
+    """ZDB: the central rating database of a chess federation (DWZ)."""
+
+
+for _module in (rating_commands,):
+    _module.register(main)

@@ -1,0 +1,1 @@
+"""Text and JSON formats read and written by ZDB: pure conversions, no database."""

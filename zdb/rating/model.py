@@ -1,0 +1,203 @@
+"""The engine's frozen value types: what goes into an evaluation and what comes out.
+
+Everything here is immutable, so a caller can hand the same snapshot to the engine twice and
+get the same answer, and the engine can never change a caller's data behind its back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from enum import Enum
+from types import MappingProxyType
+
+__all__ = [
+    "EMPTY_STATE",
+    "Game",
+    "InvalidInputError",
+    "LeftoverGame",
+    "Participant",
+    "PlayerId",
+    "PlayerState",
+    "ReportRow",
+    "ResultCode",
+    "Stage",
+    "Tournament",
+    "TournamentEvaluation",
+    "frozen_map",
+]
+
+PlayerId = str
+
+
+class InvalidInputError(ValueError):
+    """Input the engine cannot evaluate; ``place`` names the offending field."""
+
+    def __init__(self, place: str, problem: str) -> None:
+        super().__init__(f"{place}: {problem}")
+        self.place = place
+        self.problem = problem
+
+
+class ResultCode(Enum):
+    """A game's result as written in a submission (white's score first)."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    WHITE_WINS_FORFEIT = "+-"
+    BLACK_WINS_FORFEIT = "-+"
+    DOUBLE_FORFEIT = "--"
+    # spec §3: asymmetric results count for the standings as given, never for the rating.
+    BOTH_LOSE = "0-0"
+    WHITE_HALF_BLACK_ZERO = "1/2-0"
+    WHITE_ZERO_BLACK_HALF = "0-1/2"
+
+    @property
+    def rated(self) -> bool:
+        """Only games played at the board count (spec §3)."""
+        return self in _PLAYED
+
+    @property
+    def white_points(self) -> float:
+        return _POINTS[self][0]
+
+    @property
+    def black_points(self) -> float:
+        return _POINTS[self][1]
+
+
+_PLAYED = frozenset({ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW})
+_POINTS: dict[ResultCode, tuple[float, float]] = {
+    ResultCode.WHITE_WINS: (1.0, 0.0),
+    ResultCode.BLACK_WINS: (0.0, 1.0),
+    ResultCode.DRAW: (0.5, 0.5),
+    ResultCode.WHITE_WINS_FORFEIT: (1.0, 0.0),
+    ResultCode.BLACK_WINS_FORFEIT: (0.0, 1.0),
+    ResultCode.DOUBLE_FORFEIT: (0.0, 0.0),
+    ResultCode.BOTH_LOSE: (0.0, 0.0),
+    ResultCode.WHITE_HALF_BLACK_ZERO: (0.5, 0.0),
+    ResultCode.WHITE_ZERO_BLACK_HALF: (0.0, 0.5),
+}
+
+
+class Stage(Enum):
+    """Where a participant ended up in spec §9's selection."""
+
+    ESTABLISHED = "established"
+    STAGE1 = "stage1"
+    STAGE2 = "stage2"
+    UNRATED = "unrated"  # not in Auswahl II
+
+
+@dataclass(frozen=True, slots=True)
+class LeftoverGame:
+    """A stored game of a player without a rating (Restpartie, spec §11)."""
+
+    tournament: int
+    end_date: date
+    opp_rating: int
+    points: float
+    opp_fide: bool = False  # the opponent counted with a FIDE rating: never converted (§13.6)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """What the database knows of a player between two events."""
+
+    rating: int | None = None
+    index: int = 0
+    leftover: tuple[LeftoverGame, ...] = ()
+
+
+EMPTY_STATE = PlayerState()
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    pid: PlayerId
+    birth_year: int | None
+    member: bool = True
+    fide_rating: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    white: PlayerId
+    black: PlayerId
+    result: ResultCode
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """One tournament as submitted: its identity, its order key fields, players and games.
+
+    Construction validates what would make an evaluation meaningless: a player listed twice, a
+    game naming an unknown player, a player paired with himself (spec §2).
+    """
+
+    id: int
+    acronym: str
+    end_date: date
+    players: tuple[Participant, ...]
+    games: tuple[Game, ...]
+
+    def __post_init__(self) -> None:
+        seen: set[PlayerId] = set()
+        for k, player in enumerate(self.players):
+            if player.pid in seen:
+                raise InvalidInputError(f"players[{k}].pid", f"player {player.pid!r} is listed twice")
+            seen.add(player.pid)
+        for k, game in enumerate(self.games):
+            if game.white not in seen:
+                raise InvalidInputError(f"games[{k}].white", f"unknown player {game.white!r}")
+            if game.black not in seen:
+                raise InvalidInputError(f"games[{k}].black", f"unknown player {game.black!r}")
+            if game.white == game.black:
+                raise InvalidInputError(f"games[{k}]", f"player {game.white!r} is paired with himself")
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    """One participant's line of a tournament evaluation (spec §9, §13.15).
+
+    Names follow the spec: ``w`` points in rated games, ``n`` rated games, ``we`` expected points
+    (rounded half up to 6 decimals), ``e`` (classic) or ``k`` (WO 2026), ``rh`` performance,
+    ``rn``/``i_new`` the rating-index after the evaluation.
+    """
+
+    pid: PlayerId
+    member: bool
+    stage: Stage
+    fide_start: bool
+    r0: int | None
+    i0: int | None
+    w: float
+    n: int
+    unrated_games: int
+    we: float | None
+    e: int | None
+    k: float | None
+    rh: int | None
+    sonder: bool
+    rn: int | None
+    i_new: int | None
+    stored: bool
+    leftover_used: int
+    leftover_stored: int
+
+
+def frozen_map(items: Mapping[PlayerId, PlayerState]) -> Mapping[PlayerId, PlayerState]:
+    """A read-only copy, for results that must not be changed after the fact."""
+    return MappingProxyType(dict(items))
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEvaluation:
+    """The result of one tournament: the rule set used, the report, every participant's state
+    after it (guests and players without a change included, unchanged)."""
+
+    rule_set: str
+    rows: tuple[ReportRow, ...]
+    states: Mapping[PlayerId, PlayerState] = field(default_factory=lambda: frozen_map({}))

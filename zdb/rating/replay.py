@@ -1,0 +1,335 @@
+"""Chronological replay of a time line (spec §2), full and incremental.
+
+``replay`` evaluates every event in order from the initial states. ``replay_incremental``
+starts from the stored results of an earlier replay and a set of changes (insertions,
+corrections, withdrawals), re-evaluates only events whose participants' input states changed,
+and stops as soon as no player's state differs from the stored one any more. Its result equals
+the full replay of the changed time line; the property tests hold it to that.
+
+Both apply events through ``apply_event``, the one place where an event meets states.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Protocol
+
+from zdb.rating.model import PlayerId, PlayerState, ReportRow, Tournament, TournamentEvaluation, frozen_map
+from zdb.rating.rulesets import Conversion
+from zdb.rating.timeline import Event, OrderKey, StartRating, event_date, event_name, order_key
+from zdb.rating.tournament import evaluate_tournament
+
+__all__ = [
+    "HistoryEntry",
+    "IncrementalResult",
+    "ReplayResult",
+    "Step",
+    "StoredStep",
+    "StoredTimeline",
+    "apply_event",
+    "apply_incremental",
+    "replay",
+    "replay_incremental",
+]
+
+StateLookup = Callable[[PlayerId], PlayerState]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event applied: its participants' states before and after, and the evaluation of a
+    tournament. A conversion's participants are the players who had a DWZ at that moment.
+
+    ``partial`` marks a conversion re-applied to some players only (incremental replay): it
+    updates the stored step for exactly those players and leaves the others as they were.
+    """
+
+    key: OrderKey
+    event: Event
+    inputs: Mapping[PlayerId, PlayerState]
+    outputs: Mapping[PlayerId, PlayerState]
+    evaluation: TournamentEvaluation | None = None
+    partial: frozenset[PlayerId] | None = None
+
+
+class StoredStep(Protocol):
+    """What the incremental replay reads of a stored step (a ``Step`` or a database row set)."""
+
+    @property
+    def key(self) -> OrderKey: ...
+    @property
+    def event(self) -> Event: ...
+    @property
+    def inputs(self) -> Mapping[PlayerId, PlayerState]: ...
+    @property
+    def outputs(self) -> Mapping[PlayerId, PlayerState]: ...
+
+
+def _convert(conversion: Conversion, state: PlayerState) -> PlayerState:
+    assert state.rating is not None
+    return PlayerState(
+        rating=conversion.convert(state.rating),
+        index=state.index + conversion.index_increment,
+        leftover=state.leftover,
+    )
+
+
+def apply_event(event: Event, inputs: Mapping[PlayerId, PlayerState]) -> Step:
+    """Apply one event to its participants' states. For a conversion, ``inputs`` may hold any
+    players: those with a DWZ are converted (spec §8), the others are not participants."""
+    key = order_key(event)
+    if isinstance(event, Tournament):
+        evaluation = evaluate_tournament(event, inputs)
+        chosen = {p.pid: inputs.get(p.pid, _EMPTY) for p in event.players}
+        return Step(key, event, frozen_map(chosen), evaluation.states, evaluation)
+    if isinstance(event, StartRating):
+        before = inputs.get(event.pid, _EMPTY)
+        after = PlayerState(rating=event.rating, index=event.index)
+        return Step(key, event, frozen_map({event.pid: before}), frozen_map({event.pid: after}))
+    converted = {pid: state for pid, state in inputs.items() if state.rating is not None}
+    return Step(
+        key, event, frozen_map(converted), frozen_map({pid: _convert(event, s) for pid, s in converted.items()})
+    )
+
+
+_EMPTY = PlayerState()
+
+
+def _participants(event: Event) -> Iterator[PlayerId]:
+    if isinstance(event, Tournament):
+        return (p.pid for p in event.players)
+    if isinstance(event, StartRating):
+        return iter((event.pid,))
+    return iter(())  # a conversion touches whoever has a DWZ: decided per state
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One line of a player's rating history (vectors' replay ``history``)."""
+
+    event: int | str
+    date: date
+    acronym: str | None
+    old: tuple[int | None, int]
+    new: tuple[int | None, int]
+    evaluated: bool | None  # tournaments only: whether his state was written
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """A replayed time line: evaluation order, final states, histories, reports, steps."""
+
+    order: tuple[int | str, ...]
+    final_states: Mapping[PlayerId, PlayerState]
+    history: Mapping[PlayerId, tuple[HistoryEntry, ...]]
+    reports: Mapping[int, tuple[ReportRow, ...]]
+    steps: tuple[Step, ...]
+
+    @classmethod
+    def from_steps(cls, initial_states: Mapping[PlayerId, PlayerState], steps: Sequence[Step]) -> ReplayResult:
+        final = dict(initial_states)
+        history: dict[PlayerId, list[HistoryEntry]] = {}
+        reports: dict[int, tuple[ReportRow, ...]] = {}
+        for step in steps:
+            final.update(step.outputs)
+            name, when = event_name(step.event), event_date(step.event)
+            if step.evaluation is not None:
+                assert isinstance(step.event, Tournament)
+                reports[step.event.id] = step.evaluation.rows
+                for row in step.evaluation.rows:
+                    old, new = step.inputs[row.pid], step.outputs[row.pid]
+                    history.setdefault(row.pid, []).append(
+                        HistoryEntry(
+                            name, when, step.event.acronym, (old.rating, old.index), (new.rating, new.index), row.stored
+                        )
+                    )
+            else:
+                for pid, old in step.inputs.items():
+                    new = step.outputs[pid]
+                    history.setdefault(pid, []).append(
+                        HistoryEntry(name, when, None, (old.rating, old.index), (new.rating, new.index), None)
+                    )
+        return cls(
+            order=tuple(event_name(step.event) for step in steps),
+            final_states=frozen_map(final),
+            history={pid: tuple(entries) for pid, entries in history.items()},
+            reports=reports,
+            steps=tuple(steps),
+        )
+
+
+def replay(initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Event]) -> ReplayResult:
+    """Evaluate a time line (already in order, see ``build_timeline``) from scratch."""
+    states = dict(initial_states)
+    steps = []
+    for event in timeline:
+        inputs: Mapping[PlayerId, PlayerState] = (
+            states if isinstance(event, Conversion) else {pid: states.get(pid, _EMPTY) for pid in _participants(event)}
+        )
+        step = apply_event(event, inputs)
+        states.update(step.outputs)
+        steps.append(step)
+    return ReplayResult.from_steps(initial_states, steps)
+
+
+class StoredTimeline:
+    """The stored results of a replay, as the incremental replay reads them: the steps from a
+    position on, and any player's stored state just before a position."""
+
+    def __init__(self, initial_states: Mapping[PlayerId, PlayerState], steps: Sequence[Step]) -> None:
+        self._initial = initial_states
+        self._steps = steps
+        self._keys = [step.key for step in steps]
+        self._by_player: dict[PlayerId, tuple[list[OrderKey], list[PlayerState]]] = {}
+        for step in steps:
+            for pid, state in step.outputs.items():
+                keys, states = self._by_player.setdefault(pid, ([], []))
+                keys.append(step.key)
+                states.append(state)
+
+    def steps_from(self, key: OrderKey) -> Iterator[Step]:
+        return iter(self._steps[bisect_left(self._keys, key) :])
+
+    def state_before(self, pid: PlayerId, key: OrderKey) -> PlayerState:
+        entry = self._by_player.get(pid)
+        if entry is not None:
+            position = bisect_left(entry[0], key)
+            if position:
+                return entry[1][position - 1]
+        return self._initial.get(pid, _EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class IncrementalResult:
+    """What changes in the stored results: new or re-evaluated steps (in order), keys of stored
+    steps that left the time line, players whose final state changed, and how many
+    tournaments were evaluated."""
+
+    steps: tuple[Step, ...]
+    removed: tuple[OrderKey, ...]
+    final_states: Mapping[PlayerId, PlayerState]
+    evaluated: int
+
+
+def _merged(
+    stored: Iterable[StoredStep], changes: Mapping[OrderKey, Event | None]
+) -> Iterator[tuple[OrderKey, StoredStep | None, Event | None, bool]]:
+    """Walk stored steps and changes together in key order:
+    (key, stored step or None, event now at this key or None, whether it changed)."""
+    pending = sorted(changes)
+    at = 0
+    for step in stored:
+        while at < len(pending) and pending[at] < step.key:
+            yield pending[at], None, changes[pending[at]], True
+            at += 1
+        if at < len(pending) and pending[at] == step.key:
+            yield step.key, step, changes[step.key], True
+            at += 1
+        else:
+            yield step.key, step, step.event, False
+    for key in pending[at:]:
+        yield key, None, changes[key], True
+
+
+def replay_incremental(
+    stored: Iterable[StoredStep],
+    changes: Mapping[OrderKey, Event | None],
+    state_before: Callable[[PlayerId, OrderKey], PlayerState],
+) -> IncrementalResult:
+    """Re-evaluate a stored time line after ``changes`` (order key -> new event, or ``None``
+    where an event left the time line: withdrawn, or moved by a correction).
+
+    ``stored`` yields the stored steps in order from the first changed key on; it is read
+    lazily and no further than needed. ``state_before(pid, key)`` answers a player's stored
+    state just before ``key``. An event is re-evaluated only if it changed or a participant's
+    input state differs from the stored one; the walk stops after the last change as soon as
+    no player's state differs from the stored one. Conversions are part of every stored time
+    line; a change may not add or remove one.
+    """
+    if not changes:
+        return IncrementalResult((), (), frozen_map({}), 0)
+    last_change = max(changes)
+    # Invariant: ``dirty`` holds exactly the players whose state at the walk's position in the
+    # new time line differs from their stored state there, with the new state.
+    dirty: dict[PlayerId, PlayerState] = {}
+    steps: list[Step] = []
+    removed: list[OrderKey] = []
+    evaluated = 0
+    for key, old, event, changed in _merged(stored, changes):
+        if key > last_change and not dirty:
+            return IncrementalResult(tuple(steps), tuple(removed), frozen_map({}), evaluated)
+        if changed and (isinstance(event, Conversion) or isinstance(old and old.event, Conversion)):
+            raise ValueError(f"a change may not add or remove the conversion at {key}")
+        if isinstance(event, Conversion):
+            if dirty:
+                steps.append(_reconvert(event, old, dirty, state_before))
+            continue
+        old_inputs = old.inputs if old is not None else {}
+        old_outputs = old.outputs if old is not None else {}
+        if not changed and not any(pid in dirty for pid in old_inputs):
+            continue  # same event, same inputs: the stored result stands
+        if event is None:
+            removed.append(key)
+        participants = list(old_inputs)
+        if event is not None:
+            participants += [pid for pid in _participants(event) if pid not in old_inputs]
+        stored_before = {pid: old_inputs[pid] if pid in old_inputs else state_before(pid, key) for pid in participants}
+        before = {pid: dirty.get(pid, stored_before[pid]) for pid in participants}
+        new_outputs: Mapping[PlayerId, PlayerState] = {}
+        if event is not None:
+            step = apply_event(event, before)
+            new_outputs = step.outputs
+            steps.append(step)
+            evaluated += isinstance(event, Tournament)
+        for pid in participants:
+            now = new_outputs.get(pid, before[pid])
+            if now == old_outputs.get(pid, stored_before[pid]):
+                dirty.pop(pid, None)
+            else:
+                dirty[pid] = now
+    return IncrementalResult(tuple(steps), tuple(removed), frozen_map(dirty), evaluated)
+
+
+def _reconvert(
+    event: Conversion,
+    old: StoredStep | None,
+    dirty: dict[PlayerId, PlayerState],
+    state_before: Callable[[PlayerId, OrderKey], PlayerState],
+) -> Step:
+    """A conversion on the walk: its stored result stands for every player whose state is
+    unchanged; the players in ``dirty`` are converted anew (a partial step)."""
+    touched = frozenset(dirty)
+    step = apply_event(event, {pid: dirty[pid] for pid in touched})
+    old_outputs = old.outputs if old is not None else {}
+    for pid in touched:
+        now = step.outputs.get(pid, dirty[pid])
+        stored_now = old_outputs[pid] if pid in old_outputs else state_before(pid, step.key)
+        if now == stored_now:
+            del dirty[pid]
+        else:
+            dirty[pid] = now
+    return Step(step.key, step.event, step.inputs, step.outputs, None, touched)
+
+
+def apply_incremental(
+    initial_states: Mapping[PlayerId, PlayerState], stored: Sequence[Step], result: IncrementalResult
+) -> ReplayResult:
+    """The stored steps with an incremental result applied: what a database holds after
+    writing it. Used to prove that the incremental replay equals the full one."""
+    by_key = {step.key: step for step in stored}
+    for key in result.removed:
+        by_key.pop(key, None)
+    for step in result.steps:
+        old = by_key.get(step.key)
+        if step.partial is not None and old is not None:
+            inputs = {pid: s for pid, s in old.inputs.items() if pid not in step.partial}
+            outputs = {pid: s for pid, s in old.outputs.items() if pid not in step.partial}
+            inputs.update(step.inputs)
+            outputs.update(step.outputs)
+            by_key[step.key] = Step(step.key, step.event, frozen_map(inputs), frozen_map(outputs))
+        else:
+            by_key[step.key] = step
+    return ReplayResult.from_steps(initial_states, [by_key[key] for key in sorted(by_key)])

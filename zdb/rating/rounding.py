@@ -1,0 +1,48 @@
+"""Rounding exactly as spec §5 demands.
+
+Every rounding in the engine goes through this module, so that no binary-float tie
+(``2062.4999999999995``) and no banker's rounding can ever decide a published rating.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import floor
+
+__all__ = ["FLOAT_DECIMALS", "round_float", "round_float_to", "round_half_up", "round_half_up_to"]
+
+#: spec §5: a value computed in floating point is first rounded to this many decimals.
+FLOAT_DECIMALS = 9
+
+
+def round_half_up(value: Fraction | int) -> int:
+    """Round an exact rational half up (kaufmännisch): 2.5 -> 3, -2.5 -> -2."""
+    return floor(value + Fraction(1, 2))
+
+
+def round_half_up_to(value: Fraction | int, decimals: int) -> Fraction:
+    """Round an exact rational half up to ``decimals`` places, still exact."""
+    scale = 10**decimals
+    return Fraction(round_half_up(value * scale), scale)
+
+
+def _denoised(value: float) -> Fraction:
+    # spec §5: round to 9 decimals first, so that float noise cannot decide a tie.
+    return round_half_up_to(Fraction(value), FLOAT_DECIMALS)
+
+
+#: Farther than this from a tie (x.5), float noise cannot change the rounded value.
+_CLEAR_OF_TIE = 1e-6
+
+
+def round_float(value: float) -> int:
+    """Round a floating-point result to an integer under spec §5."""
+    lower = floor(value)
+    if abs(value - lower - 0.5) > _CLEAR_OF_TIE:
+        return lower + 1 if value - lower > 0.5 else lower
+    return round_half_up(_denoised(value))
+
+
+def round_float_to(value: float, decimals: int) -> Fraction:
+    """Round a floating-point result to ``decimals`` places under spec §5 (exact result)."""
+    return round_half_up_to(_denoised(value), decimals)

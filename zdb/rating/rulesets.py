@@ -1,0 +1,276 @@
+"""The effective-dated rule-set table (spec §1) and the one-off conversion (spec §8).
+
+Every parameter of the rules lives here, in one table keyed by the date from which a rule set
+applies, so that a federation can add a future rule set by adding a row, not by editing the
+engine. The evaluation (``tournament.py``) asks this module which rule set an end date falls
+under and delegates the rule-specific arithmetic (E or K, first ratings) to it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+from fractions import Fraction
+from math import exp
+from typing import Protocol
+
+from zdb.rating.rounding import round_float, round_half_up, round_half_up_to
+
+__all__ = [
+    "CONVERSIONS",
+    "RULE_SETS",
+    "ClassicCoefficient",
+    "ClassicFirstRating",
+    "Coefficient",
+    "CoefficientInput",
+    "CoefficientResult",
+    "Conversion",
+    "FirstRatingCorrection",
+    "PerfectScore",
+    "RuleSet",
+    "Wo2026Factor",
+    "Wo2026FirstRating",
+    "conversions_between",
+    "rule_set_for",
+]
+
+#: spec §6, §7, §13.11: a player of unknown birth year counts as 26 or older.
+ADULT_AGE = 99
+
+
+@dataclass(frozen=True, slots=True)
+class CoefficientInput:
+    """What the E or K rule needs of one established player."""
+
+    r0: int
+    index: int  # the index the rule uses (index 0 counted as 1; FIDE start values per rule set)
+    age: int  # ADULT_AGE when unknown
+    w: float
+    we: float
+    n: int
+    at_least_expected: bool  # W >= We, with We rounded to 9 decimals (spec §13.1)
+
+
+@dataclass(frozen=True, slots=True)
+class CoefficientResult:
+    e: int | None
+    k: Fraction | None
+    rn: int
+
+
+class Coefficient(Protocol):
+    #: the index a FIDE start value uses in this rule (spec §6: 1 for the cap; §7: 6 for K0)
+    fide_start_index: int
+
+    def new_rating(self, player: CoefficientInput) -> CoefficientResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicCoefficient:
+    """Development coefficient E of the Wertungsordnung before 2026 (spec §6)."""
+
+    youth_age: int = 20
+    junior_age: int = 25
+    j_youth: int = 5
+    j_junior: int = 10
+    j_adult: int = 15
+    fb_min: Fraction = Fraction(1, 2)
+    fb_divisor: int = 2000
+    sbr_below: int = 1300
+    sbr_scale: int = 150
+    e_min: int = 5
+    cap_per_index: int = 5
+    cap_index_limit: int = 5
+    cap: int = 30
+    sbr_cap: int = 150
+    fide_start_index: int = 1  # WO Anhang 1.2: the cap uses i = 1 in the first evaluation
+
+    def new_rating(self, player: CoefficientInput) -> CoefficientResult:
+        r0, age = player.r0, player.age
+        if age <= self.youth_age:
+            j = self.j_youth
+        elif age <= self.junior_age:
+            j = self.j_junior
+        else:
+            j = self.j_adult
+        e0 = Fraction(r0, 1000) ** 4 + j
+        fb = Fraction(1)
+        if age <= self.youth_age and player.at_least_expected:
+            fb = min(Fraction(1), max(self.fb_min, Fraction(r0, self.fb_divisor)))
+        exact = e0 * fb  # rational by definition: computed exactly (spec §5)
+        if r0 < self.sbr_below and not player.at_least_expected:
+            sbr = exp((self.sbr_below - r0) / self.sbr_scale) - 1.0
+            e = max(self.e_min, round_float(float(exact) + sbr))
+            e = min(e, self.sbr_cap)
+        else:
+            e = max(self.e_min, round_half_up(exact))
+            index = player.index
+            e = min(e, self.cap_per_index * index if index <= self.cap_index_limit else self.cap)
+        rn = round_float(r0 + 800.0 * (player.w - player.we) / (e + player.n))
+        return CoefficientResult(e=e, k=None, rn=rn)
+
+
+@dataclass(frozen=True, slots=True)
+class Wo2026Factor:
+    """Factor K of the Wertungsordnung 2026 (spec §7, seed 001)."""
+
+    # K0 by index 1-2, 3, 4, ..., 10, >= 11; rows as in spec §7.
+    k0_rows: tuple[tuple[int, ...], ...] = (
+        (60, 48, 46, 44, 42, 40, 38, 36, 34, 32),
+        (60, 44, 42, 40, 38, 36, 34, 32, 30, 28),
+        (60, 41, 39, 37, 35, 33, 31, 29, 27, 25),
+    )
+    young_age: int = 25
+    young_limit: int = 2200
+    adult_limit: int = 2000
+    youth_age: int = 20
+    youth_bonus_below: int = 2000
+    youth_bonus_divisor: int = 30
+    adult_bonus_below: int = 1600
+    adult_bonus: int = 4
+    brake_below: int = 1600
+    brake_offset: int = 800
+    brake_divisor: int = 2400
+    k_max: int = 80
+    floor: int = 1100
+    fide_start_index: int = 6  # spec §7: no index-1 rule in WO 2026
+
+    def k0(self, r0: int, age: int, index: int) -> int:
+        if age <= self.young_age and r0 < self.young_limit:
+            row = self.k0_rows[0]
+        elif age > self.young_age and r0 < self.adult_limit:
+            row = self.k0_rows[1]
+        else:
+            row = self.k0_rows[2]
+        return row[min(max(index, 2), 11) - 2]
+
+    def new_rating(self, player: CoefficientInput) -> CoefficientResult:
+        r0, age = player.r0, player.age
+        k0 = Fraction(self.k0(r0, age, player.index))
+        bonus = Fraction(0)
+        brake = Fraction(1)
+        if player.at_least_expected:
+            if age <= self.youth_age and r0 < self.youth_bonus_below:
+                bonus = Fraction(self.youth_bonus_below - r0, self.youth_bonus_divisor)
+            elif age > self.youth_age and r0 < self.adult_bonus_below:
+                bonus = Fraction(self.adult_bonus)
+        elif r0 < self.brake_below:
+            brake = Fraction(r0 + self.brake_offset, self.brake_divisor)
+        k = min(Fraction(self.k_max), round_half_up_to(k0 * brake + bonus, 1))
+        rn = max(self.floor, round_float(r0 + float(k) * (player.w - player.we)))
+        return CoefficientResult(e=None, k=k, rn=rn)
+
+
+class FirstRatingCorrection(Protocol):
+    def first_rating(self, ri: float) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicFirstRating:
+    """spec §9.7, classic: Ri below 800 becomes 700 + Ri / 8."""
+
+    below: int = 800
+    base: int = 700
+    divisor: int = 8
+
+    def first_rating(self, ri: float) -> int:
+        return round_float(self.base + ri / self.divisor if ri < self.below else ri)
+
+
+@dataclass(frozen=True, slots=True)
+class Wo2026FirstRating:
+    """spec §9.7, WO 2026 [decision after the published parameter r = 0.08]."""
+
+    keep_from: int = 2000
+    r: float = 0.08
+    low_below: int = 1100
+    low_base: int = 1100
+    low_factor: float = 0.72
+    low_divisor: int = 11
+    floor: int = 1100
+
+    def first_rating(self, ri: float) -> int:
+        if ri >= self.keep_from:
+            value = ri
+        elif ri >= self.low_below:
+            value = ri + self.r * (self.keep_from - ri)
+        else:
+            value = self.low_base + self.low_factor * ri / self.low_divisor
+        return max(self.floor, round_float(value))
+
+
+class PerfectScore(Enum):
+    """How a 100 % score gets a performance (spec §9.5 [decision])."""
+
+    FICTITIOUS_DRAW = "fictitious-draw"  # a draw against the mean of the opponents
+    MEAN_PLUS_677 = "mean+677"  # the older rule
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """One row of the effective-dated table: applies to tournaments ending on or after
+    ``valid_from`` until the next row's date."""
+
+    name: str
+    valid_from: date
+    coefficient: ClassicCoefficient | Wo2026Factor
+    first_rating: ClassicFirstRating | Wo2026FirstRating
+    perfect_score: PerfectScore = PerfectScore.FICTITIOUS_DRAW
+    min_games: int = 5  # stage conditions and performance (spec §9.2, §9.3, §9.5)
+    sonder_margin: int = 300  # Rh − R0 above this makes an Ausnahmespieler (spec §9.6)
+    fide_only_from: int = 2400  # DWZ from which a given FIDE rating is R0 (spec §10)
+    fide_start_index: int = 6  # index of a FIDE start value (WO 2.2.4, spec §10)
+    leftover_years: int = 2  # leftover games expire after this many years (WO 4.1.1)
+
+
+@dataclass(frozen=True, slots=True)
+class Conversion:
+    """A one-off rescaling of every DWZ (spec §8), ordered after all tournaments of its date."""
+
+    name: str
+    date: date
+    low_limit: int = 1000
+    low_add: int = 400
+    high_limit: int = 2110
+    factor: Fraction = Fraction(64, 100)
+    offset: int = 760
+    floor: int = 1100  # [decision]
+    index_increment: int = 1
+
+    def convert(self, rating: int) -> int:
+        if rating <= self.low_limit:
+            value = rating + self.low_add
+        elif rating <= self.high_limit:
+            value = round_half_up(self.factor * rating + self.offset)  # exact: 1001 -> 1401
+        else:
+            value = rating
+        return max(self.floor, value)
+
+
+RULE_SETS: tuple[RuleSet, ...] = (
+    RuleSet("classic", date.min, ClassicCoefficient(), ClassicFirstRating()),
+    RuleSet("wo2026", date(2026, 6, 8), Wo2026Factor(), Wo2026FirstRating()),
+)
+
+CONVERSIONS: tuple[Conversion, ...] = (Conversion("conversion-2026", date(2026, 6, 7)),)
+
+_STARTS = [rule_set.valid_from for rule_set in RULE_SETS]
+
+
+def rule_set_for(end_date: date, table: Sequence[RuleSet] = RULE_SETS) -> RuleSet:
+    """The rule set that applies to a tournament ending on ``end_date`` (spec §1)."""
+    starts = _STARTS if table is RULE_SETS else [rule_set.valid_from for rule_set in table]
+    position = bisect_right(starts, end_date) - 1
+    if position < 0:
+        raise ValueError(f"no rule set applies to {end_date.isoformat()}")
+    return table[position]
+
+
+def conversions_between(recorded: date, used: date) -> tuple[Conversion, ...]:
+    """Conversions that lie between a rating recorded on ``recorded`` and its use in a
+    tournament ending on ``used`` (spec §13.6): recorded on or before the conversion's date,
+    used in a tournament ending after it."""
+    return tuple(c for c in CONVERSIONS if recorded <= c.date < used)

@@ -1,0 +1,344 @@
+"""One tournament's evaluation (spec §9, with the readings of §13).
+
+``evaluate_tournament`` takes the tournament and its participants' states before it and returns
+the report and the states after it. It is a pure function: the same inputs give the same
+outputs, whatever the order of players or games, and nothing outside its arguments is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from fractions import Fraction
+
+from zdb.rating.expectation import SOLVE_TOLERANCE, expected_score, solve_rating
+from zdb.rating.model import (
+    EMPTY_STATE,
+    LeftoverGame,
+    PlayerId,
+    PlayerState,
+    ReportRow,
+    Stage,
+    Tournament,
+    TournamentEvaluation,
+    frozen_map,
+)
+from zdb.rating.rounding import FLOAT_DECIMALS, round_float, round_float_to
+from zdb.rating.rulesets import (
+    ADULT_AGE,
+    CoefficientInput,
+    PerfectScore,
+    RuleSet,
+    conversions_between,
+    rule_set_for,
+)
+
+__all__ = ["evaluate_tournament", "leftover_expired"]
+
+#: the older performance rule for a 100 % score (spec §9.5): mean of the opponents + 677
+_PERFECT_MARGIN = 677
+#: W and We closer than this are compared exactly, with We rounded to 9 decimals (§13.1)
+_CLOSE = 1e-6
+
+
+def leftover_expired(recorded: date, evaluated: date, years: int) -> bool:
+    """spec §13.7: expired when its end date plus ``years`` calendar years is earlier than the
+    evaluated tournament's end date (29 February plus 2 years is 28 February)."""
+    try:
+        limit = recorded.replace(year=recorded.year + years)
+    except ValueError:
+        limit = recorded.replace(year=recorded.year + years, day=28)
+    return limit < evaluated
+
+
+def _at_least_expected(w: float, we: float) -> bool:
+    if abs(w - we) > _CLOSE:
+        return w > we
+    return Fraction(w) >= round_float_to(we, FLOAT_DECIMALS)
+
+
+@dataclass(slots=True)
+class _Player:
+    """Working record of one participant during the evaluation."""
+
+    pid: PlayerId
+    state: PlayerState
+    member: bool
+    age: int
+    r0: int | None = None
+    i0: int | None = None
+    fide_start: bool = False
+    r0_is_fide: bool = False
+    entries: int = 0
+    # games with a result played at the board: (opponent position, own points)
+    played: list[tuple[int, float]] = field(default_factory=list)
+    # usable stored leftover games: (opponent rating as used now, points)
+    leftover: list[tuple[float, float]] = field(default_factory=list)
+    kept_leftover: tuple[LeftoverGame, ...] = ()
+    stage: Stage = Stage.UNRATED
+    rated: list[tuple[int, float]] = field(default_factory=list)
+    w: float = 0.0
+    ri: float = 0.0
+    first: int = 0
+    rh: int | None = None
+    sonder: bool = False
+
+
+def evaluate_tournament(
+    tournament: Tournament,
+    states: Mapping[PlayerId, PlayerState],
+    rule_set: RuleSet | None = None,
+) -> TournamentEvaluation:
+    """Evaluate ``tournament`` from its participants' ``states`` (absent: no rating, no leftover
+    games) under the rule set of its end date (spec §1) unless one is given."""
+    rules = rule_set or rule_set_for(tournament.end_date)
+    players = _participants(tournament, states, rules)
+    position = {p.pid: k for k, p in enumerate(players)}
+    for game in tournament.games:
+        white, black = players[position[game.white]], players[position[game.black]]
+        white.entries += 1
+        black.entries += 1
+        if game.result.rated:
+            white.played.append((position[game.black], game.result.white_points))
+            black.played.append((position[game.white], game.result.black_points))
+
+    newcomers = _select(players, rules)
+    for player in players:
+        if player.stage is not Stage.UNRATED:
+            player.rated = [(j, s) for j, s in player.played if players[j].stage is not Stage.UNRATED]
+            player.w = sum(s for _, s in player.rated)
+
+    # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
+    # Ausnahmespieler -> Sonderwertung redo -> final first ratings -> performances again.
+    anchors: dict[int, float] = {k: float(p.r0) for k, p in enumerate(players) if p.r0 is not None}
+    _joint_iteration(players, newcomers, anchors)
+    _first_ratings(players, newcomers, rules)
+    for k in range(len(players)):
+        players[k].rh = _performance(players, k, rules)
+    sonder = [
+        k
+        for k, p in enumerate(players)
+        if p.stage is Stage.ESTABLISHED and p.rh is not None and p.r0 is not None and p.rh - p.r0 > rules.sonder_margin
+    ]
+    if sonder:
+        for k in sonder:
+            players[k].sonder = True
+            anchors[k] = float(players[k].rh)  # type: ignore[arg-type]
+        _joint_iteration(players, newcomers, anchors)
+        _first_ratings(players, newcomers, rules)
+        for k, player in enumerate(players):
+            if not player.sonder:
+                player.rh = _performance(players, k, rules)
+
+    rows = []
+    after: dict[PlayerId, PlayerState] = {}
+    for k, player in enumerate(players):
+        row, state = _conclude(players, k, anchors, rules, tournament)
+        rows.append(row)
+        after[player.pid] = state
+    return TournamentEvaluation(rule_set=rules.name, rows=tuple(rows), states=frozen_map(after))
+
+
+def _participants(tournament: Tournament, states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> list[_Player]:
+    year = tournament.end_date.year
+    players = []
+    for entry in tournament.players:
+        state = states.get(entry.pid, EMPTY_STATE)
+        # spec §13.12: a stored DWZ or stored leftover games make a member.
+        member = entry.member or state.rating is not None or bool(state.leftover)
+        age = ADULT_AGE if entry.birth_year is None else year - entry.birth_year
+        player = _Player(pid=entry.pid, state=state, member=member, age=age)
+        if state.rating is not None:
+            player.i0 = state.index
+            if state.rating >= rules.fide_only_from and entry.fide_rating is not None:
+                player.r0, player.r0_is_fide = entry.fide_rating, True  # spec §10, §13.10
+            else:
+                player.r0 = state.rating
+        elif entry.fide_rating is not None:
+            # spec §10: a FIDE rating is the start value, with index 6.
+            player.r0, player.i0 = entry.fide_rating, rules.fide_start_index
+            player.fide_start = player.r0_is_fide = True
+        else:
+            kept = []
+            for game in state.leftover:
+                if leftover_expired(game.end_date, tournament.end_date, rules.leftover_years):
+                    continue  # spec §11: dropped
+                kept.append(game)
+                rating = game.opp_rating
+                if not game.opp_fide:  # spec §13.6
+                    for conversion in conversions_between(game.end_date, tournament.end_date):
+                        rating = conversion.convert(rating)
+                player.leftover.append((float(rating), game.points))
+            player.kept_leftover = tuple(kept)
+        players.append(player)
+    return players
+
+
+def _select(players: list[_Player], rules: RuleSet) -> list[int]:
+    """Stages 1 and 2 (spec §9.1-9.3); returns the newcomers of Auswahl II."""
+    for player in players:
+        if player.r0 is not None:
+            player.stage = Stage.ESTABLISHED
+    newcomers = []
+    for stage, pool in ((Stage.STAGE1, {Stage.ESTABLISHED}), (Stage.STAGE2, {Stage.ESTABLISHED, Stage.STAGE1})):
+        entering = []
+        for k, player in enumerate(players):
+            if player.stage is not Stage.UNRATED or player.r0 is not None:
+                continue
+            scores = [s for j, s in player.played if players[j].stage in pool]
+            scores += [s for _, s in player.leftover]
+            points = sum(scores)
+            if len(scores) >= rules.min_games and 0 < points < len(scores):
+                entering.append(k)
+        for k in entering:
+            players[k].stage = stage
+        newcomers += entering
+    return newcomers
+
+
+def _opponent_rating(players: list[_Player], j: int, anchors: dict[int, float]) -> float:
+    """An opponent's rating while iterating: established at R0 (or Rh, Sonderwertung)."""
+    anchor = anchors.get(j)
+    return players[j].ri if anchor is None else anchor
+
+
+def _joint_iteration(players: list[_Player], newcomers: list[int], anchors: dict[int, float]) -> None:
+    """spec §9.4: solve all first- and second-stage ratings together (Gauss-Seidel, each
+    player's equation solved exactly given the others, until nothing moves by 1e-9)."""
+    if not newcomers:
+        return
+    start = sum(anchors.values()) / len(anchors) if anchors else 0.0
+    for k in newcomers:
+        players[k].ri = start
+    while True:
+        moved = 0.0
+        for k in newcomers:
+            player = players[k]
+            opponents = [_opponent_rating(players, j, anchors) for j, _ in player.rated]
+            opponents += [r for r, _ in player.leftover]
+            points = player.w + sum(s for _, s in player.leftover)
+            ri = solve_rating(opponents, points, start=player.ri)
+            moved = max(moved, abs(ri - player.ri))
+            player.ri = ri
+        if moved < SOLVE_TOLERANCE:
+            return
+
+
+def _first_ratings(players: list[_Player], newcomers: list[int], rules: RuleSet) -> None:
+    for k in newcomers:
+        players[k].first = rules.first_rating.first_rating(players[k].ri)
+
+
+def _final_rating(players: list[_Player], j: int, anchors: dict[int, float]) -> float:
+    """An opponent's rating once first ratings are fixed: R0 (or Rh) or his first rating."""
+    anchor = anchors.get(j)
+    return float(players[j].first) if anchor is None else anchor
+
+
+def _performance_rating(opponent: _Player) -> float:
+    return float(opponent.first if opponent.r0 is None else opponent.r0)
+
+
+def _performance(players: list[_Player], k: int, rules: RuleSet) -> int | None:
+    """spec §9.5, §13.3, §13.4: Rh over this tournament's rated games."""
+    player = players[k]
+    if player.stage is Stage.UNRATED:
+        return None
+    if player.stage is not Stage.ESTABLISHED and not player.leftover:
+        return round_float(player.ri)  # WO 3.6: a newcomer's Rh is his Ri
+    n = len(player.rated)
+    if n < rules.min_games or player.w == 0:
+        return None
+    # An Ausnahmespieler counts with Rh only in the joint iteration and in We (spec §9.6);
+    # in performances every established opponent counts with his R0 (spec §9.5, §13.2).
+    opponents = [_performance_rating(players[j]) for j, _ in player.rated]
+    if player.w < n:
+        return round_float(solve_rating(opponents, player.w))
+    mean = sum(opponents) / n
+    if rules.perfect_score is PerfectScore.MEAN_PLUS_677:
+        return round_float(mean + _PERFECT_MARGIN)
+    return round_float(solve_rating([*opponents, mean], player.w + 0.5))
+
+
+def _conclude(
+    players: list[_Player], k: int, anchors: dict[int, float], rules: RuleSet, tournament: Tournament
+) -> tuple[ReportRow, PlayerState]:
+    """The report row and the state after the tournament of player ``k`` (spec §9.7-9.9)."""
+    player = players[k]
+    state = player.state
+    n = len(player.rated)
+    we = e = k_factor = rn = i_new = None
+    stored = False
+    leftover_used = leftover_stored = 0
+    new_state = state
+    if player.stage is Stage.ESTABLISHED:
+        assert player.r0 is not None and player.i0 is not None
+        if n:
+            own = player.r0
+            expected = sum(expected_score(own - _final_rating(players, j, anchors)) for j, _ in player.rated)
+            index = max(1, player.i0)  # spec §13.11: index 0 counts as 1
+            rule_index = rules.coefficient.fide_start_index if player.fide_start else index
+            result = rules.coefficient.new_rating(
+                CoefficientInput(
+                    r0=own,
+                    index=rule_index,
+                    age=player.age,
+                    w=player.w,
+                    we=expected,
+                    n=n,
+                    at_least_expected=_at_least_expected(player.w, expected),
+                )
+            )
+            we = float(round_float_to(expected, 6))
+            e = result.e
+            k_factor = None if result.k is None else float(result.k)
+            rn, i_new = result.rn, index + 1
+            stored = player.member
+            if stored:
+                new_state = PlayerState(rating=rn, index=i_new)
+        elif not player.fide_start:
+            rn, i_new = state.rating, state.index  # nothing rated: rating and index kept
+    elif player.stage is not Stage.UNRATED:
+        rn, i_new = player.first, 1
+        leftover_used = len(player.leftover)
+        stored = player.member
+        if stored:
+            new_state = PlayerState(rating=rn, index=1)
+    elif player.member:
+        # spec §9.9: keep the games against Auswahl I for later tournaments, each with the
+        # opponent's R0 (marked when FIDE) or new first rating, never an Rh (§13.5).
+        new_games = []
+        for j, points in player.played:
+            opponent = players[j]
+            if opponent.stage is Stage.ESTABLISHED:
+                assert opponent.r0 is not None
+                new_games.append(
+                    LeftoverGame(tournament.id, tournament.end_date, opponent.r0, points, opponent.r0_is_fide)
+                )
+            elif opponent.stage is Stage.STAGE1:
+                new_games.append(LeftoverGame(tournament.id, tournament.end_date, opponent.first, points))
+        leftover_stored = len(new_games)
+        new_state = PlayerState(rating=None, index=state.index, leftover=player.kept_leftover + tuple(new_games))
+    row = ReportRow(
+        pid=player.pid,
+        member=player.member,
+        stage=player.stage,
+        fide_start=player.fide_start,
+        r0=player.r0,
+        i0=player.i0,
+        w=player.w,
+        n=n,
+        unrated_games=player.entries - n,
+        we=we,
+        e=e,
+        k=k_factor,
+        rh=player.rh,
+        sonder=player.sonder,
+        rn=rn,
+        i_new=i_new,
+        stored=stored,
+        leftover_used=leftover_used,
+        leftover_stored=leftover_stored,
+    )
+    return row, new_state
