@@ -22,7 +22,7 @@ def fail(source: str, message: str) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
-def read_json(stream: click.utils.LazyFile | Any, source: str) -> Any:
+def read_json(stream: Any, source: str) -> Any:
     """Parse JSON from a file or stdin; malformed JSON names its line and column."""
     try:
         text = stream.read()

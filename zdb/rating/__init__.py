@@ -31,6 +31,7 @@ from zdb.rating.replay import (
     apply_incremental,
     replay,
     replay_incremental,
+    replay_steps,
 )
 from zdb.rating.rulesets import CONVERSIONS, RULE_SETS, Conversion, RuleSet, rule_set_for
 from zdb.rating.timeline import (
@@ -83,6 +84,7 @@ __all__ = [
     "order_key",
     "replay",
     "replay_incremental",
+    "replay_steps",
     "rule_set_for",
     "solve_rating",
     "timeline_changes",

@@ -33,6 +33,7 @@ __all__ = [
     "apply_incremental",
     "replay",
     "replay_incremental",
+    "replay_steps",
 ]
 
 StateLookup = Callable[[PlayerId], PlayerState]
@@ -161,18 +162,22 @@ class ReplayResult:
         )
 
 
-def replay(initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Event]) -> ReplayResult:
-    """Evaluate a time line (already in order, see ``build_timeline``) from scratch."""
+def replay_steps(initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Event]) -> Iterator[Step]:
+    """Evaluate a time line (already in order, see ``build_timeline``) from scratch, one step
+    at a time, for callers that store steps as they come."""
     states = dict(initial_states)
-    steps = []
     for event in timeline:
         inputs: Mapping[PlayerId, PlayerState] = (
             states if isinstance(event, Conversion) else {pid: states.get(pid, _EMPTY) for pid in _participants(event)}
         )
         step = apply_event(event, inputs)
         states.update(step.outputs)
-        steps.append(step)
-    return ReplayResult.from_steps(initial_states, steps)
+        yield step
+
+
+def replay(initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Event]) -> ReplayResult:
+    """Evaluate a time line (already in order, see ``build_timeline``) from scratch."""
+    return ReplayResult.from_steps(initial_states, list(replay_steps(initial_states, timeline)))
 
 
 class StoredTimeline:

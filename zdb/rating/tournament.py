@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from zdb.rating.expectation import SOLVE_TOLERANCE, expected_score, solve_rating
+from zdb.rating.expectation import expected_score, solve_rating
+from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.model import (
     EMPTY_STATE,
     LeftoverGame,
@@ -197,32 +198,21 @@ def _select(players: list[_Player], rules: RuleSet) -> list[int]:
     return newcomers
 
 
-def _opponent_rating(players: list[_Player], j: int, anchors: dict[int, float]) -> float:
-    """An opponent's rating while iterating: established at R0 (or Rh, Sonderwertung)."""
-    anchor = anchors.get(j)
-    return players[j].ri if anchor is None else anchor
-
-
 def _joint_iteration(players: list[_Player], newcomers: list[int], anchors: dict[int, float]) -> None:
-    """spec §9.4: solve all first- and second-stage ratings together (Gauss-Seidel, each
-    player's equation solved exactly given the others, until nothing moves by 1e-9)."""
+    """spec §9.4: the ratings of all first- and second-stage players, solved together, with
+    established opponents at their anchors (R0, or Rh for an Ausnahmespieler, §9.6)."""
     if not newcomers:
         return
-    start = sum(anchors.values()) / len(anchors) if anchors else 0.0
+    unknown = {k: a for a, k in enumerate(newcomers)}
+    equations = []
     for k in newcomers:
-        players[k].ri = start
-    while True:
-        moved = 0.0
-        for k in newcomers:
-            player = players[k]
-            opponents = [_opponent_rating(players, j, anchors) for j, _ in player.rated]
-            opponents += [r for r, _ in player.leftover]
-            points = player.w + sum(s for _, s in player.leftover)
-            ri = solve_rating(opponents, points, start=player.ri)
-            moved = max(moved, abs(ri - player.ri))
-            player.ri = ri
-        if moved < SOLVE_TOLERANCE:
-            return
+        player = players[k]
+        fixed = [anchors[j] for j, _ in player.rated if j in anchors]
+        fixed += [r for r, _ in player.leftover]
+        coupled = tuple(unknown[j] for j, _ in player.rated if j not in anchors)
+        equations.append(JointEquation(tuple(fixed), coupled, player.w + sum(s for _, s in player.leftover)))
+    for k, ri in zip(newcomers, solve_jointly(equations), strict=True):
+        players[k].ri = ri
 
 
 def _first_ratings(players: list[_Player], newcomers: list[int], rules: RuleSet) -> None:

@@ -1,0 +1,5 @@
+"""``python -m zdb`` is the ``zdb`` command."""
+
+from zdb.cli import main
+
+main()

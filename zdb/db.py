@@ -1,0 +1,67 @@
+"""Database engines and the unit of work.
+
+The unit of work is the one place that commits: a request, a task or a command opens one,
+services and repositories only flush inside it. SQLite (embedded mode) gets foreign keys and
+a busy timeout so that the serving thread and the recalculation thread can share the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+__all__ = ["create_db_engine", "engine_for", "is_postgres", "session_factory", "unit_of_work"]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA busy_timeout = 30000")
+    cursor.close()
+
+
+def create_db_engine(url: str) -> Engine:
+    """An engine for ``url``; a relative SQLite file's folder is created."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
+        url = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return create_engine(url, pool_pre_ping=True)
+
+
+@cache
+def engine_for(url: str) -> Engine:
+    return create_db_engine(url)
+
+
+def is_postgres(engine: Engine) -> bool:
+    return engine.dialect.name == "postgresql"
+
+
+@cache
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+@contextmanager
+def unit_of_work(engine: Engine) -> Iterator[Session]:
+    """One transaction: committed when the block ends normally, rolled back otherwise."""
+    session = session_factory(engine)()
+    try:
+        with session.begin():
+            yield session
+    finally:
+        session.close()

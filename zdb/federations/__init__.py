@@ -1,0 +1,1 @@
+"""Federations (DSB, regional federations, districts) and clubs."""

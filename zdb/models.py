@@ -1,0 +1,25 @@
+"""Every table, imported in one place so that Alembic sees the whole metadata."""
+
+from zdb.federations.models import Club, Federation
+from zdb.orm import Base
+from zdb.players.models import Membership, Player
+from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
+from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+
+__all__ = [
+    "Base",
+    "Club",
+    "Evaluation",
+    "Federation",
+    "GameRow",
+    "HistoryRow",
+    "InitialState",
+    "Membership",
+    "Participation",
+    "Player",
+    "PlayerRating",
+    "RecalcState",
+    "StartRatingRow",
+    "TournamentRecord",
+    "TournamentVersion",
+]

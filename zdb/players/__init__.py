@@ -1,0 +1,1 @@
+"""Players: identity (the person number), personal data, memberships."""

@@ -1,0 +1,230 @@
+"""The recalculation: keeps every stored figure equal to a from-scratch evaluation of all
+tournaments in the order of spec §2 (the invariant of the whole system).
+
+A run reads the generation counter, then what changed since the last run (tournaments whose
+current version is not the evaluated one, withdrawn ones still evaluated, new start ratings),
+drives the engine's incremental replay from the earliest change over the stored steps, writes
+every changed evaluation row, history row and current rating, and clears the dirty position
+only if the generation is still the one it read: a submission that arrived meanwhile leaves
+the position dirty, and the next run takes it. Runs are serialised by a PostgreSQL advisory
+lock (a process lock on SQLite). The caller owns the transaction: this module flushes only.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import bindparam, case, func, select, text, update
+from sqlalchemy.orm import Session
+
+from zdb.rating import (
+    CONVERSIONS,
+    Event,
+    OrderKey,
+    PlayerState,
+    Step,
+    Tournament,
+    order_key,
+    replay_incremental,
+    replay_steps,
+)
+from zdb.ratings import repository as repo
+from zdb.ratings.models import RecalcState, StartRatingRow
+from zdb.tournaments import repository as tournaments
+from zdb.tournaments.models import TournamentRecord, TournamentVersion
+
+__all__ = ["LOCK_KEY", "Progress", "RecalcOutcome", "recalculate"]
+
+#: pg_advisory_xact_lock key of the recalculation ("ZDB" in ASCII)
+LOCK_KEY = 0x5A4442
+_PROCESS_LOCK = threading.Lock()
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class RecalcOutcome:
+    ran: bool  # False: another run holds the lock (it will see our change: nothing is lost)
+    from_scratch: bool = False
+    generation: int = 0
+    clean: bool = False  # the dirty position was cleared
+    evaluated: int = 0  # tournaments evaluated in this run
+    changed_players: int = 0  # players whose current state changed
+    removed: int = 0  # events that left the time line
+    duration_ms: int = 0
+
+
+def _try_lock(session: Session) -> bool:
+    if session.get_bind().dialect.name == "postgresql":
+        return bool(session.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": LOCK_KEY}).scalar())
+    return True  # SQLite: callers hold _PROCESS_LOCK; the database file serialises writers
+
+
+def recalculate(session: Session, *, from_scratch: bool = False, progress: Progress | None = None) -> RecalcOutcome:
+    """Bring the stored results up to date; see the module docstring."""
+    is_sqlite = session.get_bind().dialect.name == "sqlite"
+    if is_sqlite and not _PROCESS_LOCK.acquire(blocking=False):
+        return RecalcOutcome(ran=False)
+    try:
+        if not _try_lock(session):
+            return RecalcOutcome(ran=False)
+        started = time.monotonic()
+        # Read the generation before the changes: a change committed after this read makes the
+        # final conditional update fail and leaves the position dirty for the next run.
+        generation = session.execute(select(RecalcState.generation).where(RecalcState.id == 1)).scalar_one()
+        run = _full_run if from_scratch else _incremental_run
+        evaluated, changed, removed = run(session, progress or (lambda done, total: None))
+        duration_ms = int((time.monotonic() - started) * 1000)
+        clean = _finish(session, generation, evaluated, changed, duration_ms)
+        return RecalcOutcome(True, from_scratch, generation, clean, evaluated, changed, removed, duration_ms)
+    finally:
+        if is_sqlite:
+            _PROCESS_LOCK.release()
+
+
+def _finish(session: Session, generation: int, evaluated: int, changed: int, duration_ms: int) -> bool:
+    now = datetime.now(UTC)
+    figures = {
+        "last_finished_at": now,
+        "last_generation": generation,
+        "last_evaluated": evaluated,
+        "last_changed_players": changed,
+        "last_duration_ms": duration_ms,
+        "last_error": None,
+    }
+    cleared = session.execute(
+        update(RecalcState)
+        .where(RecalcState.id == 1, RecalcState.generation == generation)
+        .values(dirty_date=None, dirty_phase=None, dirty_text=None, dirty_id=None, **figures)
+    )
+    if cleared.rowcount:  # type: ignore[attr-defined]
+        return True
+    session.execute(update(RecalcState).where(RecalcState.id == 1).values(**figures))
+    return False
+
+
+def _counting(steps: Iterator[Step], total: int, progress: Progress) -> Iterator[Step]:
+    done = 0
+    for step in steps:
+        if isinstance(step.event, Tournament):
+            done += 1
+            if done % 500 == 0:
+                progress(done, total)
+        yield step
+    progress(done, total)
+
+
+def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
+    initial = repo.load_initial_states(session)
+    loaded = tournaments.load_tournaments(session)
+    versions = {tid: version for tid, (_, version) in loaded.items()}
+    events: list[Event] = [t for t, _ in loaded.values()]
+    events += repo.load_start_ratings(session)
+    events += CONVERSIONS
+    timeline = sorted(events, key=order_key)
+    progress(0, len(loaded))
+    repo.delete_all_results(session)
+    steps = list(_counting(replay_steps(initial, timeline), len(loaded), progress))
+    repo.insert_history(session, ((s, versions.get(s.key[3]) if s.key[1] == 1 else None) for s in steps))
+    repo.insert_evaluations(session, ((s, versions[s.key[3]]) for s in steps if s.evaluation is not None))
+    final: dict[str, PlayerState] = dict(initial)
+    for step in steps:
+        final.update(step.outputs)
+    repo.write_current_ratings(session, final)
+    _mark_evaluated(session, versions, withdrawn=None)
+    session.execute(update(StartRatingRow).values(evaluated=True))
+    return len(loaded), len(final), 0
+
+
+def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[int] | None) -> None:
+    """Record which version each tournament's stored evaluation belongs to; it is "evaluated"
+    only if no correction arrived during the run (then it stays pending for the next run)."""
+    t = TournamentRecord
+    gone = t.status == "withdrawn" if withdrawn is None else t.id.in_(withdrawn)
+    session.execute(update(t).where(gone).values(evaluated_version=None))
+    if not versions:
+        return
+    statement = (
+        update(t)
+        .where(t.id == bindparam("tid"), t.status != "withdrawn")
+        .values(
+            evaluated_version=bindparam("version"),
+            status=case((t.current_version == bindparam("version"), "evaluated"), else_=t.status),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    session.connection().execute(statement, [{"tid": tid, "version": v} for tid, v in versions.items()])
+
+
+def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, int]:
+    pending = tournaments.pending_tournaments(session)
+    starts = repo.load_start_ratings(session, pending_only=True)
+    if not pending and not starts:
+        return 0, 0, 0
+    initial = repo.load_initial_states(session)
+    old_keys = tournaments.version_keys(
+        session, [(p.id, p.evaluated_version) for p in pending if p.evaluated_version is not None]
+    )
+    changes: dict[OrderKey, Event | None] = {}
+    for (tid, _), (end_date, acronym) in old_keys.items():
+        changes[(end_date, 1, acronym, tid)] = None
+    fresh = tournaments.load_tournaments(session, [(p.id, p.current_version) for p in pending if not p.withdrawn])
+    versions = {tid: version for tid, (_, version) in fresh.items()}
+    for tournament, _ in fresh.values():
+        changes[order_key(tournament)] = tournament
+    for start in starts:
+        changes[order_key(start)] = start
+
+    def load(tid: int, version: int) -> Tournament:
+        return tournaments.load_tournaments(session, [(tid, version)])[tid][0]
+
+    first = min(changes)
+    total = session.execute(
+        select(func.count())
+        .select_from(TournamentVersion)
+        .join(
+            TournamentRecord,
+            (TournamentRecord.id == TournamentVersion.tournament_id)
+            & (TournamentRecord.current_version == TournamentVersion.version),
+        )
+        .where(TournamentVersion.end_date >= first[0], TournamentRecord.status != "withdrawn")
+    ).scalar_one()
+    stored_versions: dict[int, int] = {}
+
+    def stored() -> Iterator[repo.DbStep]:
+        done = 0
+        for step in repo.iter_stored_steps(session, first, load):
+            if step.key[1] == 1 and step.tournament_version is not None:
+                stored_versions[step.key[3]] = step.tournament_version
+                done += 1
+                if done % 500 == 0:
+                    progress(done, total)
+            yield step
+
+    progress(0, total)
+    result = replay_incremental(stored(), changes, lambda pid, key: repo.state_before(session, initial, pid, key))
+    progress(total, total)
+
+    # Write: removed steps, then every new or re-evaluated step, then current states.
+    repo.delete_history_at(session, result.removed)
+    touched_tournaments = [key[3] for key in result.removed if key[1] == 1]
+    touched_tournaments += [s.key[3] for s in result.steps if s.evaluation is not None]
+    repo.delete_evaluations(session, touched_tournaments)
+    for step in result.steps:
+        repo.delete_history_at(session, [step.key], None if step.partial is None else [int(p) for p in step.partial])
+    step_versions = {**stored_versions, **versions}
+    repo.insert_history(session, ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps))
+    repo.insert_evaluations(session, ((s, step_versions[s.key[3]]) for s in result.steps if s.evaluation is not None))
+    repo.write_current_ratings(session, result.final_states)
+    _mark_evaluated(session, versions, withdrawn=[p.id for p in pending if p.withdrawn])
+    for start in starts:
+        session.execute(
+            update(StartRatingRow)
+            .where(StartRatingRow.player_pkz == int(start.pid), StartRatingRow.rating_date == start.date)
+            .values(evaluated=True)
+        )
+    return result.evaluated, len(result.final_states), len(result.removed)

@@ -1,0 +1,1 @@
+"""Tournaments as submitted: versions (corrections keep the id), participants and games."""

@@ -1,0 +1,124 @@
+"""Tournaments, their versions, participants and games.
+
+A tournament's id is given at first submission and kept across corrections; every correction
+is a new version, and older versions stay for the record. ``evaluated_version`` says which
+version the stored evaluation belongs to: a tournament whose current version differs from it
+(or that was withdrawn after being evaluated) is a pending change of the time line. Games are
+inserted tournament by tournament, so each tournament's games lie together on disk.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    String,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from zdb.orm import Base
+
+__all__ = ["GameRow", "Participation", "TournamentRecord", "TournamentVersion"]
+
+RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2")
+
+
+class TournamentRecord(Base):
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        CheckConstraint("status IN ('received', 'evaluated', 'withdrawn')", name="status"),
+        CheckConstraint("current_version >= 1", name="version"),
+        Index("ix_tournaments_pending", "status", "current_version", "evaluated_version"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    current_version: Mapped[int]
+    status: Mapped[str] = mapped_column(String(10), default="received")
+    evaluated_version: Mapped[int | None]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    created_by: Mapped[str] = mapped_column(String(100), default="")
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    withdrawn_by: Mapped[str | None] = mapped_column(String(100))
+
+
+class TournamentVersion(Base):
+    __tablename__ = "tournament_versions"
+    __table_args__ = (
+        CheckConstraint("length(acronym) = 3", name="acronym"),
+        CheckConstraint("kind IN ('individual', 'team_season')", name="kind"),
+        CheckConstraint("start_date IS NULL OR start_date <= end_date", name="dates"),
+        Index("ix_tournament_versions_order", "end_date", "acronym", "tournament_id"),
+    )
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(primary_key=True)
+    acronym: Mapped[str] = mapped_column(String(3))
+    name: Mapped[str] = mapped_column(String(200), default="")
+    federation_prefix: Mapped[str | None] = mapped_column(ForeignKey("federations.prefix"))
+    start_date: Mapped[date | None] = mapped_column(Date)
+    end_date: Mapped[date] = mapped_column(Date)
+    round_dates: Mapped[list[Any] | None] = mapped_column(JSON)
+    time_control: Mapped[str | None] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(12), default="individual")
+    submitted_by: Mapped[str] = mapped_column(String(100), default="")
+    submitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Participation(Base):
+    """A player in one version of a tournament: at most once (the primary key)."""
+
+    __tablename__ = "participants"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["tournament_id", "version"],
+            ["tournament_versions.tournament_id", "tournament_versions.version"],
+            ondelete="CASCADE",
+        ),
+        UniqueConstraint("tournament_id", "version", "position"),
+    )
+
+    tournament_id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(primary_key=True)
+    player_pkz: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.pkz"), primary_key=True, index=True)
+    position: Mapped[int]
+    birth_year: Mapped[int | None]
+    member: Mapped[bool] = mapped_column(default=True)
+    fide_rating: Mapped[int | None]
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["tournament_id", "version", "white_pkz"],
+            ["participants.tournament_id", "participants.version", "participants.player_pkz"],
+            ondelete="CASCADE",
+        ),
+        ForeignKeyConstraint(
+            ["tournament_id", "version", "black_pkz"],
+            ["participants.tournament_id", "participants.version", "participants.player_pkz"],
+            ondelete="CASCADE",
+        ),
+        CheckConstraint("white_pkz <> black_pkz", name="not_self"),
+        CheckConstraint("result IN " + str(RESULT_CODES), name="result"),
+    )
+
+    tournament_id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(primary_key=True)
+    seq: Mapped[int] = mapped_column(primary_key=True)
+    round: Mapped[int | None]
+    board: Mapped[int | None]
+    white_pkz: Mapped[int] = mapped_column(BigInteger)
+    black_pkz: Mapped[int] = mapped_column(BigInteger)
+    result: Mapped[str] = mapped_column(String(7))
