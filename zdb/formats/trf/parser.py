@@ -1,0 +1,297 @@
+"""Reads the lines of a TRF file into a ``TrfDocument``: dispatch by record code, header, dates."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date
+from types import MappingProxyType
+
+from zdb.formats.trf.checks import check_document
+from zdb.formats.trf.codes import FEDERATIONS, HEADER_CODES, KEPT_CODES
+from zdb.formats.trf.dates import DateEntry, resolve_dates
+from zdb.formats.trf.decode import decode, split_lines
+from zdb.formats.trf.model import (
+    TrfByeRecord,
+    TrfDocument,
+    TrfNationalRecord,
+    TrfPlayer,
+    TrfRecord,
+    TrfRoundCell,
+    TrfTeam,
+    TrfTeamBye,
+    TrfTeamForfeit,
+)
+from zdb.formats.trf.players import CELL_WIDTH, ROUND_START, parse_national, parse_player, start_number
+from zdb.formats.trf.problems import Problems
+from zdb.formats.trf.teams import parse_013, parse_240, parse_310, parse_320, parse_330
+
+__all__ = ["parse_trf"]
+
+_CODE = re.compile(r"[0-9A-Z]{3}")
+_RULER = re.compile(r"[0-9 ]+")
+_INT_PREFIX = re.compile(r"\s*([0-9]{1,9})")
+
+
+class _Reader:
+    def __init__(self, problems: Problems) -> None:
+        self.problems = problems
+        self.header: dict[str, list[tuple[int, str]]] = {}
+        self.round_dates_line: tuple[int, str] | None = None
+        self.players: list[tuple[TrfPlayer, frozenset[int]]] = []
+        self.national: list[TrfNationalRecord] = []
+        self.teams_013: list[TrfTeam] = []
+        self.teams_310: list[TrfTeam] = []
+        self.team_forfeits: list[TrfTeamForfeit] = []
+        self.team_byes: list[TrfTeamBye] = []
+        self.bye_records: list[TrfByeRecord] = []
+        self.extensions: dict[str, list[tuple[int, str]]] = {}
+        self.records: list[TrfRecord] = []
+
+    def line(self, lineno: int, raw: str) -> None:
+        line = raw.rstrip()
+        if not line.strip() or line.startswith("###"):
+            return
+        code = line[:3]
+        if (len(line) > 3 and line[3] != " ") or not _CODE.fullmatch(code):
+            if _RULER.fullmatch(line):
+                return  # a column ruler such as "0123456789..." or "         1         2"
+            if code == "001":
+                self.problems.error(
+                    lineno, "player line not read: column 4 must be blank", field="record code", column=4
+                )
+            else:
+                self.problems.warning(lineno, f"line not understood, ignored: {line[:40]!r}", field="record code")
+            return
+        value = line[4:].strip()
+        if code == "001":
+            parsed = parse_player(line, lineno, self.problems)
+            if parsed is not None:
+                self.players.append((parsed.player, parsed.unreadable_rounds))
+        elif code == "132":
+            if self.round_dates_line is None:
+                self.round_dates_line = (lineno, line)
+                self.header["132"] = [(lineno, value)]
+            else:
+                self.problems.warning(lineno, "a second 132 line; ignored", field="132")
+        elif code in HEADER_CODES:
+            self.header.setdefault(code, []).append((lineno, value))
+        elif code == "013":
+            self.teams_013.append(parse_013(line, lineno, len(self.teams_013) + 1, self.problems))
+        elif code == "310":
+            team = parse_310(line, lineno, self.problems)
+            if team is not None:
+                self.teams_310.append(team)
+        elif code == "320":
+            self.team_byes.extend(parse_320(line, lineno, self.problems))
+        elif code == "330":
+            forfeit = parse_330(line, lineno, self.problems)
+            if forfeit is not None:
+                self.team_forfeits.append(forfeit)
+        elif code == "240":
+            record = parse_240(line, lineno, self.problems)
+            if record is not None:
+                self.bye_records.append(record)
+        elif code in KEPT_CODES:
+            self.records.append(TrfRecord(lineno, code, line))
+        elif code.startswith("XX") or code == "DAT":
+            self.extensions.setdefault(code, []).append((lineno, value))
+        elif code.isalpha() and len(set(code)) == 1:
+            return  # a column legend such as "DDD SSSS sTTT NNNN..." or "BBB T RRR PPP1"
+        elif code in FEDERATIONS and start_number(line) is not None:
+            national = parse_national(line, lineno, self.problems)
+            if national is not None:
+                self.national.append(national)
+        else:
+            if code in FEDERATIONS:
+                message = f"national rating line {code} without a start number in columns 5-8; kept, not used"
+            else:
+                message = f"unknown record code {code!r}; line kept, not used"
+            self.problems.warning(lineno, message, field="record code")
+            self.records.append(TrfRecord(lineno, code, line))
+
+    # -- header ---------------------------------------------------------------------------------
+
+    def first(self, code: str) -> tuple[int, str] | None:
+        values = self.header.get(code)
+        if not values:
+            return None
+        if len(values) > 1 and code != "112":
+            self.problems.warning(values[1][0], f"{code} appears more than once; the first is used", field=code)
+        return values[0]
+
+    def text(self, code: str) -> str | None:
+        entry = self.first(code)
+        return (entry[1] or None) if entry else None
+
+    def integer(self, code: str, values: dict[str, list[tuple[int, str]]] | None = None) -> int | None:
+        entries = (values or self.header).get(code)
+        if not entries or not entries[0][1]:
+            return None
+        lineno, text = entries[0]
+        match = _INT_PREFIX.match(text)
+        if match is None:
+            self.problems.warning(lineno, f"{text!r} is not a number; ignored", field=code)
+            return None
+        if match.group(1) != text.strip():
+            self.problems.warning(lineno, f"{text!r} is not a plain number; {match.group(1)} used", field=code)
+        return int(match.group(1))
+
+    def dates(self) -> tuple[date | None, date | None, tuple[date | None, ...]]:
+        entries: list[DateEntry] = []
+        for code, role in (("042", "start"), ("052", "end")):
+            found = self.first(code)
+            if found is not None:
+                entries.append(DateEntry(found[1], found[0], code, role))
+        entries.extend(self._round_date_entries())
+        values = resolve_dates(entries, self.problems)
+        start = next((v for e, v in zip(entries, values, strict=True) if e.role == "start"), None)
+        end = next((v for e, v in zip(entries, values, strict=True) if e.role == "end"), None)
+        count = max((e.round_no for e in entries if e.role == "round"), default=0)
+        rounds: list[date | None] = [None] * count
+        for entry, value in zip(entries, values, strict=True):
+            if entry.role == "round":
+                rounds[entry.round_no - 1] = value
+        return start, end, tuple(rounds)
+
+    def _round_date_entries(self) -> list[DateEntry]:
+        """132: one date per round at columns 92-99, 102-109, ...; a date starting within three
+        columns of its round's column is taken for that round (files start at 92 or 93)."""
+        if self.round_dates_line is None:
+            return []
+        lineno, line = self.round_dates_line
+        line = line.replace("\t", " ")
+        tokens = [(m.start() + 4, m.group()) for m in re.finditer(r"\S+", line[3:])]
+        aligned = all(_round_of(column) is not None for column, _ in tokens)
+        entries: list[DateEntry] = []
+        if not aligned:
+            self.problems.warning(
+                lineno, "round dates are not at columns 92, 102, ...; taken in order as rounds 1, 2, ...", field="132"
+            )
+        seen: set[int] = set()
+        for k, (column, text) in enumerate(tokens):
+            round_no = (_round_of(column) or 0) if aligned else k + 1
+            if round_no in seen:
+                self.problems.warning(lineno, f"a second date {text!r} for round {round_no}; ignored", field="132")
+                continue
+            seen.add(round_no)
+            entries.append(DateEntry(text, lineno, f"132 round {round_no}", "round", round_no, column))
+        return entries
+
+    # -- assembly -------------------------------------------------------------------------------
+
+    def document(self, encoding: str | None, line_endings: str) -> TrfDocument:
+        start, end, round_dates = self.dates()
+        end_source: str | None = "052" if end else None
+        if end is None:
+            end = next((d for d in reversed(round_dates) if d is not None), None)
+            end_source = "132" if end else None
+        if end is None:
+            self.problems.warning(None, "no end date: 052 is missing or unreadable and 132 gives none", field="052")
+
+        players, unreadable = self._players()
+        if not players:
+            self.problems.error(None, "the file has no readable player lines (001)", field="001")
+        rounds = max((_last_used(p.cells) for p in players), default=0)
+        players = [_pad_cells(p, rounds) for p in players]
+        by_no = {p.start_no: p for p in players}
+        for record in self.national:
+            if record.start_no not in by_no:
+                self.problems.warning(
+                    record.line,
+                    f"national rating line for start number {record.start_no}, but there is no such player",
+                    field="national rating",
+                )
+        national: dict[int, list[TrfNationalRecord]] = {}
+        for record in self.national:
+            national.setdefault(record.start_no, []).append(record)
+        players = [replace(p, national=tuple(national.get(p.start_no, ()))) for p in players]
+        declared = self.integer("142")
+        xxr = self.integer("XXR", self.extensions)
+        if declared is not None and xxr is not None and declared != xxr:
+            self.problems.warning(
+                self.extensions["XXR"][0][0], f"XXR says {xxr} rounds but 142 says {declared}", field="XXR"
+            )
+        doc = TrfDocument(
+            encoding=encoding,
+            line_endings=line_endings,
+            header=MappingProxyType({c: tuple(v for _, v in vs) for c, vs in self.header.items()}),
+            name=self.text("012"),
+            city=self.text("022"),
+            federation=self.text("032"),
+            start_date=start,
+            end_date=end,
+            end_date_source=end_source,
+            round_dates=round_dates,
+            declared_rounds=declared if declared is not None else xxr,
+            rounds=rounds,
+            chief_arbiter=self.text("102"),
+            deputy_arbiters=tuple(v for _, v in self.header.get("112", []) if v),
+            time_control=self.text("122"),
+            time_control_code=self.text("222"),
+            tournament_type=self.text("092"),
+            players=tuple(players),
+            national_records=tuple(self.national),
+            teams=tuple(self.teams_310 or self.teams_013),
+            team_forfeits=tuple(self.team_forfeits),
+            team_byes=tuple(self.team_byes),
+            bye_records=tuple(self.bye_records),
+            extensions=MappingProxyType({c: tuple(v for _, v in vs) for c, vs in self.extensions.items()}),
+            records=tuple(self.records),
+        )
+        counts: dict[str, tuple[int, int | None]] = {
+            code: (self.header[code][0][0], self.integer(code)) for code in ("062", "082") if code in self.header
+        }
+        check_document(doc, self.teams_013, unreadable, counts, self.problems)
+        return doc
+
+    def _players(self) -> tuple[list[TrfPlayer], set[tuple[int, int]]]:
+        seen: dict[int, TrfPlayer] = {}
+        unreadable: set[tuple[int, int]] = set()
+        for player, bad_rounds in self.players:
+            first = seen.get(player.start_no)
+            if first is not None:
+                self.problems.error(
+                    player.line,
+                    f"start number {player.start_no} is used twice (first on line {first.line}); this line is ignored",
+                    field="start number",
+                )
+                continue
+            seen[player.start_no] = player
+            unreadable.update((player.start_no, r) for r in bad_rounds)
+        return sorted(seen.values(), key=lambda p: p.start_no), unreadable
+
+
+def _last_used(cells: tuple[TrfRoundCell, ...]) -> int:
+    return max((c.round for c in cells if not c.blank), default=0)
+
+
+def _round_of(column: int) -> int | None:
+    """The round whose 132 date column is within three columns of ``column``."""
+    offset = column - ROUND_START
+    k = round(offset / CELL_WIDTH)
+    if k < 0 or abs(offset - CELL_WIDTH * k) > 3:
+        return None
+    return k + 1
+
+
+def _pad_cells(player: TrfPlayer, rounds: int) -> TrfPlayer:
+    cells = list(player.cells[:rounds])
+    step = cells[0].column - ROUND_START if cells else 0
+    while len(cells) < rounds:
+        k = len(cells)
+        cells.append(TrfRoundCell(k + 1, None, None, None, ROUND_START + step + CELL_WIDTH * k, ""))
+    return replace(player, cells=tuple(cells))
+
+
+def parse_trf(data: bytes | str) -> TrfDocument:
+    """Read a TRF file (bytes in any of the accepted encodings, or text). Never raises for bad
+    input: everything that is wrong or odd is in ``TrfDocument.problems``."""
+    problems = Problems()
+    text, encoding = decode(data, problems)
+    lines, line_endings = split_lines(text)
+    reader = _Reader(problems)
+    for lineno, raw in enumerate(lines, start=1):
+        reader.line(lineno, raw)
+    doc = reader.document(encoding, line_endings)
+    return replace(doc, problems=problems.result())
