@@ -17,6 +17,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from zdb.ratings.dispatch import RECALC_REQUESTED, request_recalculation
+
 __all__ = ["create_db_engine", "engine_for", "is_postgres", "session_factory", "unit_of_work"]
 
 
@@ -58,10 +60,14 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
 
 @contextmanager
 def unit_of_work(engine: Engine) -> Iterator[Session]:
-    """One transaction: committed when the block ends normally, rolled back otherwise."""
+    """One transaction: committed when the block ends normally, rolled back otherwise. Work
+    that must follow the commit (a recalculation request) is dispatched only after it."""
     session = session_factory(engine)()
     try:
         with session.begin():
             yield session
+        requested = session.info.pop(RECALC_REQUESTED, False)
     finally:
         session.close()
+    if requested:
+        request_recalculation()

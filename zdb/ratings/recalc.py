@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import bindparam, case, func, select, text, update
 from sqlalchemy.orm import Session
@@ -33,7 +33,7 @@ from zdb.rating import (
     replay_steps,
 )
 from zdb.ratings import repository as repo
-from zdb.ratings.models import RecalcState, StartRatingRow
+from zdb.ratings.models import HistoryRow, RecalcState, StartRatingRow
 from zdb.tournaments import repository as tournaments
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
@@ -75,7 +75,12 @@ def recalculate(session: Session, *, from_scratch: bool = False, progress: Progr
         started = time.monotonic()
         # Read the generation before the changes: a change committed after this read makes the
         # final conditional update fail and leaves the position dirty for the next run.
-        generation = session.execute(select(RecalcState.generation).where(RecalcState.id == 1)).scalar_one()
+        state = session.execute(select(RecalcState.generation, RecalcState.dirty_date).where(RecalcState.id == 1)).one()
+        generation = state.generation
+        # Changed initial states move the whole time line; with nothing stored yet there is
+        # nothing to start from: both are from-scratch runs.
+        if state.dirty_date == date.min or session.execute(select(HistoryRow.event_date).limit(1)).first() is None:
+            from_scratch = True
         run = _full_run if from_scratch else _incremental_run
         evaluated, changed, removed = run(session, progress or (lambda done, total: None))
         duration_ms = int((time.monotonic() - started) * 1000)
@@ -119,6 +124,11 @@ def _counting(steps: Iterator[Step], total: int, progress: Progress) -> Iterator
 
 
 def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
+    # Read before loading: a tournament withdrawn after this point has its results written
+    # below and stays pending (withdrawn but evaluated) for the next run.
+    withdrawn = list(
+        session.execute(select(TournamentRecord.id).where(TournamentRecord.status == "withdrawn")).scalars()
+    )
     initial = repo.load_initial_states(session)
     loaded = tournaments.load_tournaments(session)
     versions = {tid: version for tid, (_, version) in loaded.items()}
@@ -135,25 +145,30 @@ def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
     for step in steps:
         final.update(step.outputs)
     repo.write_current_ratings(session, final)
-    _mark_evaluated(session, versions, withdrawn=None)
+    _mark_evaluated(session, versions, withdrawn)
     session.execute(update(StartRatingRow).values(evaluated=True))
     return len(loaded), len(final), 0
 
 
-def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[int] | None) -> None:
+def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[int]) -> None:
     """Record which version each tournament's stored evaluation belongs to; it is "evaluated"
     only if no correction arrived during the run (then it stays pending for the next run)."""
     t = TournamentRecord
-    gone = t.status == "withdrawn" if withdrawn is None else t.id.in_(withdrawn)
-    session.execute(update(t).where(gone).values(evaluated_version=None))
+    for start in range(0, len(withdrawn), 5000):
+        session.execute(update(t).where(t.id.in_(withdrawn[start : start + 5000])).values(evaluated_version=None))
     if not versions:
         return
     statement = (
         update(t)
-        .where(t.id == bindparam("tid"), t.status != "withdrawn")
+        .where(t.id == bindparam("tid"))
         .values(
+            # The stored evaluation belongs to this version even if the tournament was corrected
+            # or withdrawn meanwhile: then it stays pending, and the next run mends it.
             evaluated_version=bindparam("version"),
-            status=case((t.current_version == bindparam("version"), "evaluated"), else_=t.status),
+            status=case(
+                ((t.current_version == bindparam("version")) & (t.status != "withdrawn"), "evaluated"),
+                else_=t.status,
+            ),
         )
         .execution_options(synchronize_session=False)
     )

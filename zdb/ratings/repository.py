@@ -27,6 +27,7 @@ from zdb.rating import (
     StartRating,
     Step,
     Tournament,
+    order_key,
 )
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, StartRatingRow
 
@@ -37,12 +38,15 @@ __all__ = [
     "delete_evaluations",
     "delete_history_at",
     "encode_leftover",
+    "evaluation_rows",
+    "history_rows",
     "insert_evaluations",
     "insert_history",
     "iter_stored_steps",
     "load_initial_states",
     "load_start_ratings",
     "state_before",
+    "state_from_columns",
     "write_current_ratings",
 ]
 
@@ -62,7 +66,7 @@ def decode_leftover(value: list[list[Any]] | None) -> tuple[LeftoverGame, ...]:
     return tuple(LeftoverGame(int(t), date.fromisoformat(d), int(r), float(p), bool(f)) for t, d, r, p, f in value)
 
 
-def _state(rating: int | None, index: int, leftover: list[list[Any]] | None) -> PlayerState:
+def state_from_columns(rating: int | None, index: int, leftover: list[list[Any]] | None) -> PlayerState:
     if rating is None and index == 0 and not leftover:
         return EMPTY_STATE
     return PlayerState(rating, index, decode_leftover(leftover))
@@ -72,7 +76,7 @@ def load_initial_states(session: Session) -> dict[PlayerId, PlayerState]:
     rows = session.execute(
         select(InitialState.player_pkz, InitialState.rating, InitialState.rating_index, InitialState.leftover)
     )
-    return {str(r.player_pkz): _state(r.rating, r.rating_index, r.leftover) for r in rows}
+    return {str(r.player_pkz): state_from_columns(r.rating, r.rating_index, r.leftover) for r in rows}
 
 
 def load_start_ratings(session: Session, pending_only: bool = False) -> list[StartRating]:
@@ -114,24 +118,30 @@ class DbStep:
 def iter_stored_steps(
     session: Session, start: OrderKey, loader: Callable[[int, int], Tournament], batch: int = 20_000
 ) -> Iterator[DbStep]:
-    """The stored steps from ``start`` on, in order, streamed from the history."""
+    """The stored steps from ``start`` on, in order, streamed from the history. A conversion is
+    a step even where it converted nobody (it has no history rows then)."""
+    conversions = sorted(order_key(c) for c in CONVERSIONS if order_key(c) >= start)
+    for step in _history_steps(session, start, loader, batch):
+        while conversions and conversions[0] < step.key:
+            yield DbStep(conversions.pop(0))
+        if conversions and conversions[0] == step.key:
+            conversions.pop(0)
+        yield step
+    for key in conversions:
+        yield DbStep(key)
+
+
+def _history_steps(
+    session: Session, start: OrderKey, loader: Callable[[int, int], Tournament], batch: int
+) -> Iterator[DbStep]:
     h = HistoryRow
     query = (
-        select(
-            *_KEY,
-            h.player_pkz,
-            h.tournament_version,
-            h.old_rating,
-            h.old_index,
-            h.old_leftover,
-            h.new_rating,
-            h.new_index,
-            h.new_leftover,
-        )
+        select(*_KEY, h.player_pkz, h.tournament_version, h.old_rating, h.old_index, h.old_leftover,
+               h.new_rating, h.new_index, h.new_leftover)
         .where(tuple_(*_KEY) >= start)
         .order_by(*_KEY, h.player_pkz)
         .execution_options(yield_per=batch)
-    )
+    )  # fmt: skip
     step: DbStep | None = None
     for row in session.execute(query):
         key = (row.event_date, row.event_phase, row.event_text, row.event_id)
@@ -140,8 +150,8 @@ def iter_stored_steps(
                 yield step
             step = DbStep(key, tournament_version=row.tournament_version, loader=loader)
         pid = str(row.player_pkz)
-        step.inputs[pid] = _state(row.old_rating, row.old_index, row.old_leftover)
-        step.outputs[pid] = _state(row.new_rating, row.new_index, row.new_leftover)
+        step.inputs[pid] = state_from_columns(row.old_rating, row.old_index, row.old_leftover)
+        step.outputs[pid] = state_from_columns(row.new_rating, row.new_index, row.new_leftover)
     if step is not None:
         yield step
 
@@ -159,7 +169,7 @@ def state_before(
     ).first()
     if row is None:
         return initial.get(pid, EMPTY_STATE)
-    return _state(row.new_rating, row.new_index, row.new_leftover)
+    return state_from_columns(row.new_rating, row.new_index, row.new_leftover)
 
 
 _HISTORY_COLUMNS = (
@@ -180,7 +190,7 @@ _HISTORY_COLUMNS = (
 )
 
 
-def _history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:
+def history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:
     day, phase, text, ident = step.key
     stored = {row.pid: row.stored for row in step.evaluation.rows} if step.evaluation is not None else {}
     tournament_id = ident if isinstance(step.event, Tournament) else None
@@ -205,7 +215,7 @@ def _history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:
 
 
 def insert_history(session: Session, steps: Iterable[tuple[Step, int | None]]) -> int:
-    rows = (row for step, version in steps for row in _history_rows(step, version))
+    rows = (row for step, version in steps for row in history_rows(step, version))
     return copy_rows(session, HistoryRow.__table__, _HISTORY_COLUMNS, rows)  # type: ignore[arg-type]
 
 
@@ -236,7 +246,7 @@ _EVALUATION_COLUMNS = (
 )
 
 
-def _evaluation_rows(
+def evaluation_rows(
     tournament_id: int, version: int, rule_set: str, rows: Sequence[ReportRow]
 ) -> Iterator[tuple[Any, ...]]:
     for position, r in enumerate(rows):
@@ -271,7 +281,7 @@ def insert_evaluations(session: Session, evaluations: Iterable[tuple[Step, int]]
     def rows() -> Iterator[tuple[Any, ...]]:
         for step, version in evaluations:
             assert step.evaluation is not None and isinstance(step.event, Tournament)
-            yield from _evaluation_rows(step.event.id, version, step.evaluation.rule_set, step.evaluation.rows)
+            yield from evaluation_rows(step.event.id, version, step.evaluation.rule_set, step.evaluation.rows)
 
     return copy_rows(session, Evaluation.__table__, _EVALUATION_COLUMNS, rows())  # type: ignore[arg-type]
 

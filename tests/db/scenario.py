@@ -1,0 +1,53 @@
+"""Helpers of the database scenarios: submit a replay document, recalculate, compare."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import inspect, select
+
+from tests.vector_compare import assert_rows, canonical_states
+from zdb.db import engine_for, unit_of_work
+from zdb.ratings.export import export_replay
+from zdb.ratings.models import RecalcState
+from zdb.ratings.recalc import RecalcOutcome
+from zdb.ratings.runner import run_recalculation
+from zdb.ratings.verify import verify
+from zdb.tournaments.importer import import_replay_document
+
+
+def submit(url: str, document: dict[str, Any]) -> dict[str, int]:
+    with unit_of_work(engine_for(url)) as session:
+        return import_replay_document(session, document, by="test")
+
+
+def recalc(url: str, from_scratch: bool = False) -> RecalcOutcome:
+    return run_recalculation(engine_for(url), from_scratch=from_scratch)
+
+
+def differences(url: str) -> list[str]:
+    with unit_of_work(engine_for(url)) as session:
+        return verify(session)
+
+
+def exported(url: str) -> dict[str, Any]:
+    with unit_of_work(engine_for(url)) as session:
+        return export_replay(session)
+
+
+def is_clean(url: str) -> bool:
+    with engine_for(url).connect() as connection:
+        return connection.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is None
+
+
+def table_names(url: str) -> set[str]:
+    return set(inspect(engine_for(url)).get_table_names())
+
+
+def assert_export_equals(document: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert document["order"] == expected["order"]
+    assert canonical_states(document["final_states"]) == canonical_states(expected["final_states"])
+    assert document["history"] == expected["history"]
+    assert list(document["reports"]) == list(expected["reports"])
+    for tournament_id, rows in expected["reports"].items():
+        assert_rows(rows, document["reports"][tournament_id], tournament_id)

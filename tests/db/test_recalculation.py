@@ -1,0 +1,157 @@
+"""The rating database and its recalculation, on PostgreSQL and on SQLite (embedded mode)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from tests.conftest import VECTORS
+from tests.db.scenario import (
+    assert_export_equals,
+    differences,
+    exported,
+    is_clean,
+    recalc,
+    submit,
+    table_names,
+)
+from zdb.db import engine_for, unit_of_work
+from zdb.migrate import downgrade, upgrade
+from zdb.ratings.embedded import EmbeddedRecalculator
+from zdb.ratings.recalc import recalculate
+
+REPLAY = VECTORS["replays"][0]
+
+
+def _document(events: list[Any], states: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"initial_states": states or {}, "events": events}
+
+
+def test_migrations_go_up_and_down(database_url: str) -> None:
+    assert {"players", "tournaments", "games", "evaluations", "rating_history"} <= table_names(database_url)
+    downgrade(database_url, "base")
+    assert table_names(database_url) <= {"alembic_version"}
+    upgrade(database_url)
+    assert "rating_history" in table_names(database_url)
+
+
+def test_the_replay_vector_through_the_database(database_url: str) -> None:
+    submit(database_url, _document(REPLAY["events"], REPLAY["initial_states"]))
+    outcome = recalc(database_url)
+    assert outcome.ran and outcome.clean
+    assert_export_equals(exported(database_url), REPLAY["expected"])
+    assert differences(database_url) == []
+    assert is_clean(database_url)
+
+
+def test_late_tournament_is_evaluated_incrementally(database_url: str) -> None:
+    # The vector's own story: tournament 5 arrives last but is evaluated before 2.
+    early = [e for e in REPLAY["events"] if e["id"] != 5]
+    (late,) = [e for e in REPLAY["events"] if e["id"] == 5]
+    submit(database_url, _document(early, REPLAY["initial_states"]))
+    recalc(database_url)
+    assert differences(database_url) == []
+    submit(database_url, _document([late]))
+    assert differences(database_url) != []  # pending until recalculated
+    outcome = recalc(database_url)
+    assert not outcome.from_scratch
+    assert outcome.evaluated >= 1
+    assert_export_equals(exported(database_url), REPLAY["expected"])
+    assert differences(database_url) == []
+
+
+def test_correction_and_withdrawal(database_url: str) -> None:
+    submit(database_url, _document(REPLAY["events"], REPLAY["initial_states"]))
+    recalc(database_url)
+    corrected = dict(REPLAY["events"][0], end_date="2026-07-01", acronym="ZZZ")  # moves across the conversion
+    submit(database_url, _document([corrected, {"withdraw": 4}]))
+    recalc(database_url)
+    assert differences(database_url) == []
+    document = exported(database_url)
+    assert 4 not in document["order"] and "4" not in document["reports"]
+    assert document["order"].index(1) > document["order"].index("conversion-2026")
+
+
+def test_from_scratch_equals_incremental(database_url: str) -> None:
+    submit(database_url, _document(REPLAY["events"][:3], REPLAY["initial_states"]))
+    recalc(database_url)
+    submit(database_url, _document(REPLAY["events"][3:]))
+    recalc(database_url)
+    incremental = exported(database_url)
+    outcome = recalc(database_url, from_scratch=True)
+    assert outcome.from_scratch
+    assert exported(database_url) == incremental
+    assert differences(database_url) == []
+
+
+def test_withdrawing_an_unknown_tournament_stores_nothing(database_url: str) -> None:
+    from zdb.errors import NotFoundError
+
+    with pytest.raises(NotFoundError):
+        submit(database_url, _document([REPLAY["events"][0], {"withdraw": 99}]))
+    assert exported(database_url)["history"] == {}
+
+
+def _blocking_progress(started: threading.Event, release: threading.Event) -> Any:
+    def progress(done: int, total: int) -> None:
+        started.set()
+        assert release.wait(30)
+
+    return progress
+
+
+def test_a_submission_during_a_run_is_not_lost(postgres_url: str) -> None:
+    submit(postgres_url, _document(REPLAY["events"][:4], REPLAY["initial_states"]))
+    recalc(postgres_url)
+    submit(postgres_url, _document([dict(REPLAY["events"][1], end_date="2026-05-01")]))
+    started, release = threading.Event(), threading.Event()
+    outcomes = []
+
+    def run() -> None:
+        with unit_of_work(engine_for(postgres_url)) as session:
+            outcomes.append(recalculate(session, progress=_blocking_progress(started, release)))
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    assert started.wait(30)
+    submit(postgres_url, _document([REPLAY["events"][4]]))  # commits while the run computes
+    release.set()
+    worker.join(60)
+    (first,) = outcomes
+    assert first.ran and not first.clean  # the run saw a newer generation: the position stays dirty
+    assert not is_clean(postgres_url)
+    assert recalc(postgres_url).clean
+    assert differences(postgres_url) == []
+
+
+def test_runs_are_serialised(postgres_url: str) -> None:
+    submit(postgres_url, _document(REPLAY["events"], REPLAY["initial_states"]))
+    started, release = threading.Event(), threading.Event()
+
+    def run() -> None:
+        with unit_of_work(engine_for(postgres_url)) as session:
+            recalculate(session, progress=_blocking_progress(started, release))
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    assert started.wait(30)
+    second = recalc(postgres_url)
+    release.set()
+    worker.join(60)
+    assert not second.ran
+    assert differences(postgres_url) == []
+
+
+def test_embedded_mode_recalculates_in_a_background_thread(sqlite_url: str) -> None:
+    runner = EmbeddedRecalculator(engine_for(sqlite_url), sweep_seconds=0.2)
+    runner.start()
+    try:
+        submit(sqlite_url, _document(REPLAY["events"], REPLAY["initial_states"]))  # wakes the thread
+        assert runner.wait_idle(60)
+        assert is_clean(sqlite_url)
+        assert_export_equals(exported(sqlite_url), REPLAY["expected"])
+    finally:
+        runner.stop()
+    assert differences(sqlite_url) == []

@@ -1,0 +1,1 @@
+"""The Celery side of ZDB: the app and its thin tasks."""

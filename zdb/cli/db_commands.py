@@ -1,0 +1,126 @@
+"""Commands on the database: migrate, recalculate, verify, import, export, synthetic data."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from zdb.cli.errors import fail, read_json, reported_input_errors
+from zdb.config import settings
+from zdb.db import engine_for, unit_of_work
+from zdb.errors import DomainError
+
+__all__ = ["register"]
+
+
+def _url(url: str | None) -> str:
+    return url or settings().database_url
+
+
+_URL = click.option("--database-url", "url", envvar="ZDB_DATABASE_URL", help="Default: the embedded SQLite file.")
+
+
+@click.group("db")
+def db_group() -> None:
+    """Schema migrations."""
+
+
+@db_group.command("upgrade")
+@click.option("--revision", default="head", show_default=True)
+@_URL
+def upgrade_command(revision: str, url: str | None) -> None:
+    """Migrate the schema to REVISION (Alembic)."""
+    from zdb.migrate import upgrade
+
+    upgrade(_url(url), revision)
+    click.echo(f"database at {revision}")
+
+
+@db_group.command("downgrade")
+@click.argument("revision")
+@_URL
+def downgrade_command(revision: str, url: str | None) -> None:
+    """Migrate the schema down to REVISION ('base' removes every table)."""
+    from zdb.migrate import downgrade
+
+    downgrade(_url(url), revision)
+    click.echo(f"database at {revision}")
+
+
+@click.command("recalc")
+@click.option("--from-scratch", is_flag=True, help="Re-evaluate the whole time line, not only what changed.")
+@_URL
+def recalc_command(from_scratch: bool, url: str | None) -> None:
+    """Bring every stored rating up to date now, in this process."""
+    from zdb.ratings.runner import run_recalculation
+
+    outcome = run_recalculation(engine_for(_url(url)), from_scratch=from_scratch, show_progress=sys.stderr.isatty())
+    if not outcome.ran:
+        click.echo("another recalculation is running; it will take every change into account")
+        return
+    click.echo(
+        f"{'from scratch' if outcome.from_scratch else 'incremental'}: {outcome.evaluated} tournaments evaluated, "
+        f"{outcome.changed_players} players changed, {outcome.removed} events removed, {outcome.duration_ms} ms"
+        + ("" if outcome.clean else "; newer changes arrived meanwhile: another run follows")
+    )
+
+
+@click.command("verify")
+@click.option("--limit", default=50, show_default=True, help="Print at most this many differences.")
+@_URL
+def verify_command(limit: int, url: str | None) -> None:
+    """Recompute the whole time line in memory and compare it with every stored figure."""
+    from zdb.ratings.verify import verify
+
+    with unit_of_work(engine_for(_url(url))) as session:
+        differences = verify(session)
+    for line in differences[:limit]:
+        click.echo(line)
+    if differences:
+        click.echo(f"{len(differences)} differences", err=True)
+        sys.exit(1)
+    click.echo("no differences: the database equals a from-scratch evaluation")
+
+
+@click.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--by", default="import", show_default=True, help="Recorded as the submitter.")
+@click.option("--no-recalc", is_flag=True, help="Store the submissions only.")
+@_URL
+def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None:
+    """Take in a time line in the vectors' replay input format, then recalculate."""
+    from zdb.ratings.runner import run_recalculation
+    from zdb.tournaments.importer import import_replay_document
+
+    source = file.name if file.name != "<stdin>" else "stdin"
+    document = read_json(file, source)
+    engine = engine_for(_url(url))
+    with reported_input_errors(source):
+        try:
+            with unit_of_work(engine) as session:
+                counts = import_replay_document(session, document, by=by)
+        except DomainError as error:
+            fail(source, str(error))
+    click.echo(", ".join(f"{value} {name}" for name, value in counts.items()))
+    if not no_recalc:
+        outcome = run_recalculation(engine)
+        click.echo(f"recalculated: {outcome.evaluated} tournaments evaluated in {outcome.duration_ms} ms")
+
+
+@click.command("export")
+@_URL
+def export_command(url: str | None) -> None:
+    """Print the stored results in the vectors' replay ``expected`` format."""
+    from zdb.ratings.export import export_replay
+
+    with unit_of_work(engine_for(_url(url))) as session:
+        document = export_replay(session)
+    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+
+
+def register(group: click.Group) -> None:
+    for command in (db_group, recalc_command, verify_command, import_command, export_command):
+        group.add_command(command)

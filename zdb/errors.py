@@ -1,0 +1,39 @@
+"""Typed domain errors. Each names what is wrong; the API maps them to 4xx responses and the
+commands to one line and a non-zero exit. Anything else escaping is a bug."""
+
+from __future__ import annotations
+
+__all__ = ["ConflictError", "DomainError", "NotFoundError", "ValidationError", "ValidationProblem"]
+
+
+class DomainError(Exception):
+    """Base of every error a user can cause."""
+
+
+class NotFoundError(DomainError):
+    pass
+
+
+class ConflictError(DomainError):
+    pass
+
+
+class ValidationProblem:
+    """One problem of a submission: where (field path or line) and what."""
+
+    __slots__ = ("message", "place")
+
+    def __init__(self, place: str, message: str) -> None:
+        self.place = place
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"{self.place}: {self.message}"
+
+
+class ValidationError(DomainError):
+    """A submission refused as a whole; every problem found is listed."""
+
+    def __init__(self, problems: list[ValidationProblem]) -> None:
+        super().__init__("; ".join(repr(p) for p in problems))
+        self.problems = problems

@@ -1,0 +1,73 @@
+"""Use cases on players. Flushes, never commits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from zdb.bulk import copy_rows
+from zdb.players.models import Player
+from zdb.players.names import fold_name
+
+__all__ = ["NewPlayer", "create_players", "pkz_by_external_id"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    surname: str
+    given_name: str = ""
+    birth_year: int | None = None
+    birth_date: date | None = None
+    sex: str | None = None
+    fide_id: int | None = None
+    nation: str | None = None
+    guest: bool = False
+    external_id: str | None = None
+    pkz: int | None = None  # given: kept (an imported list); None: the next free person number
+
+
+_COLUMNS = (
+    "pkz", "external_id", "surname", "given_name", "search_name", "sex", "birth_year", "birth_date", "fide_id",
+    "nation", "guest",
+)  # fmt: skip
+
+
+def create_players(session: Session, players: Sequence[NewPlayer]) -> list[int]:
+    """Insert players; returns their person numbers in the given order."""
+    # Person numbers are never reused: new ones continue after the highest ever given. The
+    # caller's transaction serialises concurrent creators through the primary key.
+    next_pkz = (session.execute(select(func.max(Player.pkz))).scalar() or 10_000_000) + 1
+    numbers = []
+    rows = []
+    for player in players:
+        pkz = player.pkz
+        if pkz is None:
+            pkz, next_pkz = next_pkz, next_pkz + 1
+        numbers.append(pkz)
+        name = f"{player.given_name} {player.surname}".strip()
+        rows.append(
+            (
+                pkz,
+                player.external_id,
+                player.surname,
+                player.given_name,
+                fold_name(name),
+                player.sex,
+                player.birth_year,
+                player.birth_date,
+                player.fide_id,
+                player.nation,
+                player.guest,
+            )
+        )
+    copy_rows(session, Player.__table__, _COLUMNS, rows)  # type: ignore[arg-type]
+    return numbers
+
+
+def pkz_by_external_id(session: Session, external_ids: Sequence[str]) -> dict[str, int]:
+    rows = session.execute(select(Player.external_id, Player.pkz).where(Player.external_id.in_(list(external_ids))))
+    return {r.external_id: r.pkz for r in rows}

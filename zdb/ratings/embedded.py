@@ -1,0 +1,62 @@
+"""The embedded mode's recalculation: a background thread of the serving process instead of
+a Celery worker. It wakes when a change is committed (the dispatcher) and at least every
+``sweep_seconds`` (the sweeper's job), and runs until the dirty position is clear."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from sqlalchemy import Engine, select
+
+from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
+from zdb.ratings.models import RecalcState
+from zdb.ratings.runner import run_recalculation
+
+__all__ = ["EmbeddedRecalculator"]
+
+_log = logging.getLogger(__name__)
+
+
+class EmbeddedRecalculator:
+    def __init__(self, engine: Engine, sweep_seconds: float = 30.0) -> None:
+        self._engine = engine
+        self._sweep = sweep_seconds
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._idle = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="zdb-recalc", daemon=True)
+
+    def start(self) -> None:
+        set_dispatcher(self.wake)
+        self._thread.start()
+        self.wake()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        clear_dispatcher()
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout)
+
+    def wake(self) -> None:
+        self._idle.clear()
+        self._wake.set()
+
+    def wait_idle(self, timeout: float = 60.0) -> bool:
+        """Block until the time line is clean (for tests and the import command)."""
+        return self._idle.wait(timeout)
+
+    def _dirty(self) -> bool:
+        with self._engine.connect() as connection:
+            return connection.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is not None
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(self._sweep)
+            self._wake.clear()
+            try:
+                while not self._stop.is_set() and self._dirty():
+                    run_recalculation(self._engine)
+                self._idle.set()
+            except Exception:  # a failed run leaves the position dirty: retried at the next wake
+                _log.exception("recalculation failed; retrying at the next sweep")

@@ -1,0 +1,64 @@
+"""``zdb import``: a time line in the vectors' replay input format (initial states and events
+in submission order) taken in as submissions. Players are created from the file's ids, which
+they keep as their external id, so that ``zdb export`` can name them as the file did."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from zdb.formats.rating_json import load_replay_request
+from zdb.players.service import NewPlayer, create_players, pkz_by_external_id
+from zdb.rating import StartRating, Tournament, Withdrawal
+from zdb.ratings.service import set_initial_states, set_start_rating
+from zdb.tournaments.service import (
+    SubmittedGame,
+    SubmittedPlayer,
+    TournamentSubmission,
+    submit_tournaments,
+    withdraw_tournament,
+)
+
+__all__ = ["import_replay_document"]
+
+
+def import_replay_document(session: Session, document: Any, *, by: str) -> dict[str, int]:
+    """Take in a replay document; returns counts of what was stored."""
+    states, events = load_replay_request(document)
+    birth_years: dict[str, int | None] = dict.fromkeys(states)
+    for event in events:
+        if isinstance(event, Tournament):
+            for p in event.players:
+                if birth_years.get(p.pid) is None:
+                    birth_years[p.pid] = p.birth_year
+        elif isinstance(event, StartRating):
+            birth_years.setdefault(event.pid, None)
+    known = pkz_by_external_id(session, list(birth_years))
+    new = [pid for pid in birth_years if pid not in known]
+    numbers = create_players(
+        session, [NewPlayer(surname=pid, birth_year=birth_years[pid], external_id=pid) for pid in new]
+    )
+    pkz = {**known, **dict(zip(new, numbers, strict=True))}
+    set_initial_states(session, {pkz[pid]: state for pid, state in states.items()})
+    counts = {"players": len(new), "tournaments": 0, "withdrawals": 0, "start_ratings": 0}
+    for event in events:
+        if isinstance(event, Tournament):
+            submission = TournamentSubmission(
+                acronym=event.acronym,
+                end_date=event.end_date,
+                players=tuple(
+                    SubmittedPlayer(pkz[p.pid], p.birth_year, p.member, p.fide_rating) for p in event.players
+                ),
+                games=tuple(SubmittedGame(pkz[g.white], pkz[g.black], g.result.value) for g in event.games),
+                tournament_id=event.id,
+            )
+            submit_tournaments(session, [submission], by=by)
+            counts["tournaments"] += 1
+        elif isinstance(event, Withdrawal):
+            withdraw_tournament(session, event.tournament, by=by)
+            counts["withdrawals"] += 1
+        else:
+            set_start_rating(session, pkz[event.pid], event.date, event.rating, event.index, by=by)
+            counts["start_ratings"] += 1
+    return counts
