@@ -64,7 +64,9 @@ def test_replay_reproduces_the_replay_vectors(case: dict[str, Any]) -> None:
 
 def test_rate_table_shows_the_referees_figures() -> None:
     case = VECTORS["tournaments"][0]
-    code, out, _ = _run(["rate", "--table", "-"], json.dumps({"tournament": case["tournament"], "states": case["states"]}))
+    code, out, _ = _run(
+        ["rate", "--table", "-"], json.dumps({"tournament": case["tournament"], "states": case["states"]})
+    )
     assert code == 0
     first = case["expected"]["rows"][0]
     line = next(line for line in out.splitlines() if line.startswith(first["pid"] + " "))
@@ -87,19 +89,29 @@ def _tournament(**changes: Any) -> dict[str, Any]:
     [
         ('{"tournament": ', "stdin:1:16: malformed JSON"),
         (json.dumps(_tournament(end_date="2025-02-30")), "tournament.end_date: impossible date '2025-02-30'"),
-        (json.dumps(_tournament(games=[{"white": "A", "black": "X", "result": "1-0"}])),
-         "tournament.games[0].black: unknown player 'X'"),
-        (json.dumps(_tournament(games=[{"white": "A", "black": "A", "result": "1-0"}])),
-         "tournament.games[0]: player 'A' is paired with himself"),
-        (json.dumps(_tournament(games=[{"white": "A", "black": "B", "result": "2-0"}])),
-         "tournament.games[0].result: unknown result code '2-0'"),
-        (json.dumps(_tournament(players=[{"pid": "A", "birth_year": 1}, {"pid": "A", "birth_year": 2}])),
-         "tournament.players[1].pid: player 'A' is listed twice"),
+        (
+            json.dumps(_tournament(games=[{"white": "A", "black": "X", "result": "1-0"}])),
+            "tournament.games[0].black: unknown player 'X'",
+        ),
+        (
+            json.dumps(_tournament(games=[{"white": "A", "black": "A", "result": "1-0"}])),
+            "tournament.games[0]: player 'A' is paired with himself",
+        ),
+        (
+            json.dumps(_tournament(games=[{"white": "A", "black": "B", "result": "2-0"}])),
+            "tournament.games[0].result: unknown result code '2-0'",
+        ),
+        (
+            json.dumps(_tournament(players=[{"pid": "A", "birth_year": 1}, {"pid": "A", "birth_year": 2}])),
+            "tournament.players[1].pid: player 'A' is listed twice",
+        ),
         (json.dumps(_tournament(acronym="ABCD")), "tournament.acronym: must have 3 characters"),
         (json.dumps(_tournament(id="7")), "tournament.id: expected an integer"),
         (json.dumps(_tournament(players="nobody")), "tournament.players: expected an array"),
-        (json.dumps({"tournament": _tournament()["tournament"], "states": {"A": {"rating": 1500, "index": -1}}}),
-         "states.A.index: must not be negative"),
+        (
+            json.dumps({"tournament": _tournament()["tournament"], "states": {"A": {"rating": 1500, "index": -1}}}),
+            "states.A.index: must not be negative",
+        ),
         (json.dumps([_tournament(), 5]), "[1]: expected an object"),
     ],
 )
@@ -115,10 +127,14 @@ def test_rate_refuses_bad_input_with_one_line(stdin: str, message: str) -> None:
     ("events", "message"),
     [
         ([{"withdraw": 4}], "events[0].withdraw: tournament 4 does not exist"),
-        ([{"start_rating": {"pid": "A", "date": "2025-13-01", "rating": 1500, "index": 1}}],
-         "events[0].start_rating.date: impossible date"),
-        ([{"id": 1, "acronym": "ABC", "end_date": "2025-01-01", "players": [], "games": [{}]}],
-         "events[0].games[0].result: missing"),
+        (
+            [{"start_rating": {"pid": "A", "date": "2025-13-01", "rating": 1500, "index": 1}}],
+            "events[0].start_rating.date: impossible date",
+        ),
+        (
+            [{"id": 1, "acronym": "ABC", "end_date": "2025-01-01", "players": [], "games": [{}]}],
+            "events[0].games[0].result: missing",
+        ),
     ],
 )
 def test_replay_refuses_bad_input(events: list[Any], message: str) -> None:
@@ -141,6 +157,8 @@ def test_the_installed_command_runs_the_bundled_example() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "rule set wo2026" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "zdb", "rate", "-"], input="[", capture_output=True, text=True, check=False)
+    bad = subprocess.run(
+        [sys.executable, "-m", "zdb", "rate", "-"], input="[", capture_output=True, text=True, check=False
+    )
     assert bad.returncode == 2
     assert "Traceback" not in bad.stderr

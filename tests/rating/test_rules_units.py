@@ -109,7 +109,9 @@ def test_result_codes(code: str, rated: bool, white: float, black: float) -> Non
         (["A", "B"], [("A", "B", "1-0"), ("B", "B", "1-0")], "games[1]"),
     ],
 )
-def test_tournament_refuses_inconsistent_input(players: list[str], games: list[tuple[str, str, str]], place: str) -> None:
+def test_tournament_refuses_inconsistent_input(
+    players: list[str], games: list[tuple[str, str, str]], place: str
+) -> None:
     with pytest.raises(InvalidInputError) as caught:
         _tournament(CLASSIC_DAY, [Participant(p, 1990) for p in players], games)
     assert caught.value.place == place
@@ -123,7 +125,9 @@ def test_leftover_expiry() -> None:
     assert leftover_expired(date(2024, 2, 29), date(2026, 3, 1), 2)
 
 
-def _round_robin_against(pid: str, opponents: dict[str, int], results: list[str]) -> tuple[Tournament, dict[str, PlayerState]]:
+def _round_robin_against(
+    pid: str, opponents: dict[str, int], results: list[str]
+) -> tuple[Tournament, dict[str, PlayerState]]:
     players = [Participant(pid, 1990)] + [Participant(o, 1980) for o in opponents]
     games = [(pid, o, r) for o, r in zip(opponents, results, strict=True)]
     states = {o: PlayerState(r, 20) for o, r in opponents.items()}
@@ -203,3 +207,19 @@ def test_joint_iteration_solves_weakly_anchored_newcomer_groups() -> None:
     assert rows["A"].rn is not None and rows["B"].rn is not None
     # A scored 7 of 12 against B: his first rating lies above B's.
     assert rows["A"].rn > rows["B"].rn
+
+
+def test_joint_solver_recovers_from_an_overshooting_newton_step() -> None:
+    # Far-apart fixed opponents make the first full Newton step overshoot; the line search
+    # must shorten it and still reach the solution (spec §13.13: to 1e-9 or better).
+    from zdb.rating.joint import JointEquation, solve_jointly
+
+    equations = [
+        JointEquation(fixed=(300.0, 300.0, 2700.0), coupled=(1,) * 6, points=3.0),
+        JointEquation(fixed=(2900.0,), coupled=(0,) * 6, points=4.0),
+    ]
+    x = solve_jointly(equations)
+    for a, equation in enumerate(equations):
+        total = sum(expected_score(x[a] - r) for r in equation.fixed)
+        total += sum(expected_score(x[a] - x[b]) for b in equation.coupled)
+        assert abs(total - equation.points) < 1e-9

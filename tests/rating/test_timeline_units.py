@@ -63,8 +63,11 @@ def test_correction_replaces_and_may_move_a_tournament() -> None:
     [
         ([Withdrawal(3)], "events[0].withdraw", "does not exist"),
         ([_game_between(3, "AAA", date(2025, 1, 1)), Withdrawal(3), Withdrawal(3)], "events[2].withdraw", "already"),
-        ([_game_between(3, "AAA", date(2025, 1, 1)), Withdrawal(3), _game_between(3, "AAA", date(2025, 1, 1))],
-         "events[2].id", "never reused"),
+        (
+            [_game_between(3, "AAA", date(2025, 1, 1)), Withdrawal(3), _game_between(3, "AAA", date(2025, 1, 1))],
+            "events[2].id",
+            "never reused",
+        ),
     ],
 )
 def test_withdrawal_errors(submissions: list[Tournament | Withdrawal], place: str, text: str) -> None:
@@ -124,3 +127,36 @@ def test_a_change_may_not_add_or_remove_the_conversion() -> None:
     key = order_key(CONVERSIONS[0])
     with pytest.raises(ValueError, match="conversion"):
         replay_incremental(view.steps_from(key), {key: None}, view.state_before)
+
+
+def test_incremental_conversion_of_a_player_who_newly_has_a_rating() -> None:
+    # X has no DWZ in the stored time line; a start rating before the conversion gives him
+    # one, so the conversion must now convert him too (spec §8), with nothing stored to undo.
+    states = {"A": PlayerState(1500, 5), "B": PlayerState(1400, 5)}
+    events = [_game_between(1, "AAA", date(2026, 1, 10))]
+    stored = replay(states, build_timeline(events))
+    new_timeline = build_timeline([*events, StartRating("X", date(2026, 1, 1), 1200, 1)])
+    changes = timeline_changes(build_timeline(events), new_timeline)
+    view = StoredTimeline(states, stored.steps)
+    result = replay_incremental(view.steps_from(min(changes)), changes, view.state_before)
+    assert result.final_states == {"X": PlayerState(CONVERSIONS[0].convert(1200), 2)}
+    assert apply_incremental(states, stored.steps, result) == replay(states, new_timeline)
+
+
+def test_incremental_replay_forgets_a_difference_the_conversion_erases() -> None:
+    # Below 700 every rating converts to the floor 1100 (spec §8): after a correction, A's
+    # rating before the conversion differs but his converted state does not, so from there on
+    # only B differs from the stored time line.
+    states = {"A": PlayerState(600, 5), "B": PlayerState(1500, 5)}
+    players = (Participant("A", 1980), Participant("B", 1980))
+    lost = Tournament(1, "AAA", date(2026, 1, 10), players, (Game("A", "B", ResultCode.BLACK_WINS),))
+    drawn = Tournament(1, "AAA", date(2026, 1, 10), players, (Game("A", "B", ResultCode.DRAW),))
+    stored = replay(states, build_timeline([lost]))
+    new_timeline = build_timeline([lost, drawn])
+    full = replay(states, new_timeline)
+    assert stored.history["A"][0].new != full.history["A"][0].new
+    changes = timeline_changes(build_timeline([lost]), new_timeline)
+    view = StoredTimeline(states, stored.steps)
+    result = replay_incremental(view.steps_from(min(changes)), changes, view.state_before)
+    assert set(result.final_states) == {"B"}
+    assert apply_incremental(states, stored.steps, result) == full

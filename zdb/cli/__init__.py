@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from zdb import __version__
-from zdb.cli import rating_commands
+from zdb.cli import db_commands, rating_commands, service_commands, simulator_commands, standings_commands
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,5 +14,5 @@ def main() -> None:
     """ZDB: the central rating database of a chess federation (DWZ)."""
 
 
-for _module in (rating_commands,):
+for _module in (rating_commands, standings_commands, simulator_commands, db_commands, service_commands):
     _module.register(main)

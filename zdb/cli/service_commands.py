@@ -21,5 +21,15 @@ def worker_command(beat: bool, concurrency: int, loglevel: str) -> None:
     app.worker_main(argv=argv)
 
 
+@click.command("beat")
+@click.option("--loglevel", default="info", show_default=True)
+def beat_command(loglevel: str) -> None:
+    """Run the periodic sweeper alone (when workers run with --no-beat)."""
+    from workers.celery_app import app
+
+    app.start(argv=["beat", f"--loglevel={loglevel}"])
+
+
 def register(group: click.Group) -> None:
     group.add_command(worker_command)
+    group.add_command(beat_command)

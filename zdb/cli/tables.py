@@ -10,10 +10,14 @@ __all__ = ["evaluation_table", "format_table"]
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]) -> str:
-    widths = [max(len(header[c]), *(len(row[c]) for row in rows)) if rows else len(header[c]) for c in range(len(header))]
+    widths = [
+        max(len(header[c]), *(len(row[c]) for row in rows)) if rows else len(header[c]) for c in range(len(header))
+    ]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(cell.rjust(w) if r else cell.ljust(w) for cell, w, r in zip(cells, widths, right, strict=True)).rstrip()
+        return "  ".join(
+            cell.rjust(w) if r else cell.ljust(w) for cell, w, r in zip(cells, widths, right, strict=True)
+        ).rstrip()
 
     return "\n".join([line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)])
 

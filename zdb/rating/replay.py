@@ -99,12 +99,11 @@ def apply_event(event: Event, inputs: Mapping[PlayerId, PlayerState]) -> Step:
 _EMPTY = PlayerState()
 
 
-def _participants(event: Event) -> Iterator[PlayerId]:
+def _participants(event: Tournament | StartRating) -> Iterator[PlayerId]:
+    """A conversion has no fixed participants: it touches whoever has a DWZ at its moment."""
     if isinstance(event, Tournament):
         return (p.pid for p in event.players)
-    if isinstance(event, StartRating):
-        return iter((event.pid,))
-    return iter(())  # a conversion touches whoever has a DWZ: decided per state
+    return iter((event.pid,))
 
 
 @dataclass(frozen=True, slots=True)

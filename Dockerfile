@@ -1,0 +1,11 @@
+# One image for every ZDB process: migrations, worker, beat (and the API).
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY zdb ./zdb
+COPY workers ./workers
+COPY migrations ./migrations
+RUN pip install --no-cache-dir -e . && useradd --system zdb
+USER zdb
+ENTRYPOINT ["zdb"]

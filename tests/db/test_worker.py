@@ -1,0 +1,115 @@
+"""The production mode's moving parts as separate processes: a real Celery worker consuming a
+real Redis queue, and a recalculation killed in the middle of its run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from sqlalchemy import select
+
+from tests.conftest import ROOT, VECTORS
+from tests.db.scenario import assert_export_equals, differences, exported, is_clean, recalc, submit
+from workers.celery_app import create_app
+from zdb.config import Settings
+from zdb.db import engine_for
+from zdb.ratings.models import HistoryRow, RecalcState
+
+REPLAY = VECTORS["replays"][0]
+
+
+def _wait(condition: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def worker(postgres_url: str, redis_url: str) -> Iterator[str]:
+    """A Celery worker process (with beat) on this test's database and a flushed Redis db."""
+    redis.Redis.from_url(redis_url).flushdb()
+    env = {**os.environ, "ZDB_DATABASE_URL": postgres_url, "ZDB_BROKER_URL": redis_url, "ZDB_SWEEP_SECONDS": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zdb", "worker", "--loglevel=warning"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        yield redis_url
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_a_real_worker_recalculates_from_the_queue(postgres_url: str, worker: str) -> None:
+    submit(postgres_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
+    create_app(Settings(database_url=postgres_url, broker_url=worker)).send_task("zdb.recalculate")
+    _wait(lambda: is_clean(postgres_url), 60, "the worker's recalculation")
+    assert_export_equals(exported(postgres_url), REPLAY["expected"])
+    assert differences(postgres_url) == []
+
+
+def test_the_sweeper_recovers_a_lost_message(postgres_url: str, worker: str) -> None:
+    # No task is sent at all (as if the broker had lost it): beat's sweeper starts the run.
+    submit(postgres_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
+    _wait(lambda: is_clean(postgres_url), 60, "the sweeper")
+    assert differences(postgres_url) == []
+
+
+def _big_time_line(tournaments: int, players: int = 12) -> dict[str, Any]:
+    """Many club round robins: enough work for a run that can be killed half-way."""
+    events = []
+    for t in range(1, tournaments + 1):
+        group = [f"P{(t * 7 + k) % 400}" for k in range(players)]
+        games = [
+            {"white": group[a], "black": group[b], "result": ("1-0", "0-1", "1/2-1/2")[(a * 3 + b + t) % 3]}
+            for a in range(players)
+            for b in range(a + 1, players)
+        ]
+        month = 1 + t % 12
+        events.append(
+            {
+                "id": t,
+                "acronym": "CLM",
+                "end_date": f"{2017 + t * 9 // tournaments}-{month:02d}-15",
+                "players": [{"pid": p, "birth_year": 1960 + (int(p[1:]) % 50)} for p in group],
+                "games": games,
+            }
+        )
+    states = {f"P{k}": {"rating": 1000 + 3 * k, "index": 5, "leftover": []} for k in range(0, 400, 2)}
+    return {"initial_states": states, "events": events}
+
+
+def test_a_run_killed_half_way_leaves_no_partial_state(postgres_url: str) -> None:
+    submit(postgres_url, _big_time_line(1500))
+    env = {**os.environ, "ZDB_DATABASE_URL": postgres_url}
+    process = subprocess.Popen([sys.executable, "-m", "zdb", "recalc"], cwd=ROOT, env=env)
+    engine = engine_for(postgres_url)
+
+    def computing() -> bool:
+        with engine.connect() as connection:
+            done = connection.execute(select(RecalcState.progress_done).where(RecalcState.id == 1)).scalar()
+        return bool(done)
+
+    _wait(computing, 60, "the run's progress")
+    process.kill()  # SIGKILL: no clean-up of any kind
+    process.wait()
+    with engine.connect() as connection:
+        stored = connection.execute(select(HistoryRow.event_date).limit(1)).first()
+    assert stored is None  # nothing of the killed run's work is visible
+    assert not is_clean(postgres_url)
+    assert recalc(postgres_url).clean  # the next run completes it
+    assert differences(postgres_url) == []

@@ -1,0 +1,157 @@
+"""``zdb standings FILE``: the seed's examples through the command, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tests.standings.documents_data import seed_round_robin_document, seed_season_document, swiss_document
+from zdb.cli import main
+
+
+def _run(tmp_path: Path, document: Any, *options: str, name: str = "input.json") -> Any:
+    path = tmp_path / name
+    path.write_text(document if isinstance(document, str) else json.dumps(document), encoding="utf-8")
+    return CliRunner().invoke(main, ["standings", str(path), *options])
+
+
+def test_seed_round_robin_table(tmp_path: Path) -> None:
+    result = _run(tmp_path, seed_round_robin_document())
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "round robin" in lines[0] and "then SB" in lines[0]
+    rows = {line.split()[1]: line.split() for line in lines[4:]}
+    header = lines[2].split()
+    sb = header.index("SB")
+    assert rows["C"][sb] == "9"  # seed 002 line 57
+    assert rows["D"][sb] == "7.75"  # seed 002 line 59
+    assert [line.split()[1] for line in lines[4:]] == list("ABCDEFG")  # seed 002 line 60: C before D
+
+
+def test_seed_round_robin_json(tmp_path: Path) -> None:
+    result = _run(tmp_path, seed_round_robin_document(), "--json")
+    assert result.exit_code == 0, result.output
+    rows = {row["player"]: row for row in json.loads(result.output)["rows"]}
+    assert rows["C"]["SB"] == 9.0  # seed 002 line 57
+    assert rows["D"]["SB"] == 7.75  # seed 002 line 59
+    assert (rows["C"]["rank"], rows["D"]["rank"]) == (3, 4)
+
+
+def test_seed_team_match_table_and_json(tmp_path: Path) -> None:
+    table = _run(tmp_path, seed_season_document())
+    assert table.exit_code == 0, table.output
+    match_line = table.output.splitlines()[-1].split()
+    assert match_line[-3:] == ["2:2", "5.5:4.5", "1:1"]  # seed 002 line 80
+    document = json.loads(_run(tmp_path, seed_season_document(), "--json").output)
+    assert document["matches"][0]["berliner_wertung"] == [5.5, 4.5]
+
+
+def test_swiss_from_stdin() -> None:
+    result = CliRunner().invoke(main, ["standings", "-", "--json"], input=json.dumps(swiss_document()))
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert document["pairing_system"] == "swiss"
+    assert document["tie_break_order"] == ["BH-C1", "SB"]
+
+
+def test_shared_ranks_are_printed_once(tmp_path: Path) -> None:
+    result = _run(tmp_path, seed_season_document())
+    table = result.output.split("\n\n")[1].splitlines()
+    assert table[2].split()[0] == "1"
+    assert table[3].split()[0] == "M2"  # the second team of a shared first place has no rank printed
+
+
+def _one_line_error(result: Any) -> str:
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    return str(lines[0])
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("{", "input.json:1:2: malformed JSON"),
+        ([], "input.json: input: expected an object"),
+        (
+            {"season": {"teams": ["A"], "matches": [{"round": 1, "home": "A", "away": "B", "boards": ["1-0"]}]}},
+            "season.matches[0].away",
+        ),
+        (swiss_document() | {"tie_breaks": ["XX"]}, "input.tie_breaks[0]"),
+        (swiss_document() | {"tie_breaks": ["SB", "SB"]}, "tie_breaks: a tie-break is listed twice"),
+        (seed_round_robin_document() | {"acronym": "TOOLONG"}, "input.acronym"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, document: Any, expected: str) -> None:
+    assert expected in _one_line_error(_run(tmp_path, document))
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    line = _one_line_error(CliRunner().invoke(main, ["standings", str(tmp_path / "absent.json")]))
+    assert "cannot read the file" in line
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"x": "Müller"}'.encode("latin-1"))
+    assert "not UTF-8" in _one_line_error(CliRunner().invoke(main, ["standings", str(path)]))
+
+
+def test_unknown_format_option(tmp_path: Path) -> None:
+    assert "--format" in _one_line_error(_run(tmp_path, seed_season_document(), "--format", "pgn"))
+
+
+def test_trf_goes_through_the_trf_reader_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without a usable TRF reader the command says so in one line (it never parses TRF itself).
+    import importlib
+
+    def missing(name: str) -> Any:
+        raise ImportError(name)
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    line = _one_line_error(_run(tmp_path, "012 Test\n", name="event.trf"))
+    assert "TRF input is not available" in line
+
+
+class _FakeTrfModule:
+    def __init__(self, parse: Any) -> None:
+        if parse is not None:
+            self.parse_trf = parse
+
+
+@pytest.mark.parametrize(
+    ("parse", "expected"),
+    [
+        (None, "zdb.formats.trf has no parse_trf"),
+        (lambda text: 42, "the TRF reader returned int"),
+        (lambda text: (_ for _ in ()).throw(ValueError("line 3: bad round")), "line 3: bad round"),
+    ],
+)
+def test_trf_reader_problems_are_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parse: Any, expected: str
+) -> None:
+    import importlib
+
+    monkeypatch.setattr(importlib, "import_module", lambda name: _FakeTrfModule(parse))
+    assert expected in _one_line_error(_run(tmp_path, "012 Test\n", name="event.trf"))
+
+
+def test_trf_reader_results_become_standings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from tests.standings.crosstables import seed_round_robin
+    from zdb.formats.rating_json import load_tournament
+    from zdb.standings import IndividualRequest
+
+    engine_tournament = load_tournament(seed_round_robin_document())
+    for parsed in (engine_tournament, seed_round_robin(), IndividualRequest(seed_round_robin())):
+        monkeypatch.setattr(importlib, "import_module", lambda name, parsed=parsed: _FakeTrfModule(lambda text: parsed))
+        result = _run(tmp_path, "012 Test\n", "--json", name="event.TRF")
+        assert result.exit_code == 0, result.output
+        rows = {row["player"]: row for row in json.loads(result.output)["rows"]}
+        assert (rows["C"]["SB"], rows["D"]["SB"]) == (9.0, 7.75)  # seed 002 lines 57 and 59
