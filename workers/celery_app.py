@@ -8,6 +8,8 @@ above the longest run we allow (``task_time_limit``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from celery import Celery
 
 from zdb.config import Settings, settings
@@ -27,6 +29,8 @@ def create_app(config: Settings) -> Celery:
         broker_connection_retry_on_startup=True,
         task_default_queue="zdb",
         beat_schedule={"zdb-sweep": {"task": "zdb.sweep", "schedule": config.sweep_seconds}},
+        # beat's own bookkeeping; nothing of value: losing it only restarts the schedule
+        beat_schedule_filename=str(Path("var") / "celerybeat-schedule"),
         worker_hijack_root_logger=False,
     )
     return celery

@@ -13,8 +13,11 @@ __all__ = ["register"]
 @click.option("--loglevel", default="info", show_default=True)
 def worker_command(beat: bool, concurrency: int, loglevel: str) -> None:
     """Run the Celery worker that recalculates ratings (needs ZDB_BROKER_URL)."""
+    from pathlib import Path
+
     from workers.celery_app import app
 
+    Path("var").mkdir(exist_ok=True)
     argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={concurrency}", "--queues=zdb"]
     if beat:
         argv.append("--beat")
@@ -25,8 +28,11 @@ def worker_command(beat: bool, concurrency: int, loglevel: str) -> None:
 @click.option("--loglevel", default="info", show_default=True)
 def beat_command(loglevel: str) -> None:
     """Run the periodic sweeper alone (when workers run with --no-beat)."""
+    from pathlib import Path
+
     from workers.celery_app import app
 
+    Path("var").mkdir(exist_ok=True)
     app.start(argv=["beat", f"--loglevel={loglevel}"])
 
 
