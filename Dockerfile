@@ -6,6 +6,6 @@ COPY pyproject.toml README.md ./
 COPY zdb ./zdb
 COPY workers ./workers
 COPY migrations ./migrations
-RUN pip install --no-cache-dir -e . && useradd --system zdb
+RUN pip install --no-cache-dir -e . && useradd --system zdb && mkdir var && chown zdb var
 USER zdb
 ENTRYPOINT ["zdb"]
