@@ -23,6 +23,7 @@ ALLOWED_STDLIB = {
     "itertools",
     "math",
     "operator",
+    "statistics",
     "types",
     "typing",
 }

@@ -121,6 +121,30 @@ def export_command(url: str | None) -> None:
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
+@click.command("synth")
+@click.option("--scale", default=1.0, show_default=True, help="1.0: ~100,000 players, ~5 M games; 0.1: a tenth.")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--no-recalc", is_flag=True, help="Load only; recalculate later.")
+@_URL
+def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> None:
+    """Load the engine benchmark's synthetic federation into an empty database."""
+    from zdb.loaders.synthetic import load_register, load_tournaments
+    from zdb.ratings.runner import run_recalculation
+    from zdb.synthetic import generate
+
+    engine = engine_for(_url(url))
+    click.echo(f"generating the synthetic federation (seed {seed}, scale {scale}) ...")
+    world = generate(seed=seed, scale=scale)
+    with unit_of_work(engine) as session:
+        load_register(session, world)
+        with click.progressbar(length=len(world.tournaments), label="tournaments") as bar:
+            games = load_tournaments(session, world, advance=bar.update)
+    click.echo(f"{len(world.players)} players, {len(world.tournaments)} tournaments, {games} games stored")
+    if not no_recalc:
+        outcome = run_recalculation(engine, show_progress=True)
+        click.echo(f"recalculated from scratch: {outcome.evaluated} tournaments in {outcome.duration_ms} ms")
+
+
 def register(group: click.Group) -> None:
-    for command in (db_group, recalc_command, verify_command, import_command, export_command):
+    for command in (db_group, recalc_command, verify_command, import_command, export_command, synth_command):
         group.add_command(command)

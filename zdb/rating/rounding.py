@@ -45,4 +45,10 @@ def round_float(value: float) -> int:
 
 def round_float_to(value: float, decimals: int) -> Fraction:
     """Round a floating-point result to ``decimals`` places under spec §5 (exact result)."""
+    scale = 10**decimals
+    scaled = value * scale
+    lower = floor(scaled)
+    # Farther than 1e-9 from a tie, the 9-decimal rounding cannot move the value onto it.
+    if abs(scaled - lower - 0.5) > scale * 10.0**-FLOAT_DECIMALS:
+        return Fraction(lower + 1 if scaled - lower > 0.5 else lower, scale)
     return round_half_up_to(_denoised(value), decimals)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
+from functools import lru_cache
 from fractions import Fraction
 from math import exp
 from typing import Protocol
@@ -96,21 +97,25 @@ class ClassicCoefficient:
             j = self.j_junior
         else:
             j = self.j_adult
-        e0 = Fraction(r0, 1000) ** 4 + j
-        fb = Fraction(1)
-        if age <= self.youth_age and player.at_least_expected:
-            fb = min(Fraction(1), max(self.fb_min, Fraction(r0, self.fb_divisor)))
-        exact = e0 * fb  # rational by definition: computed exactly (spec §5)
+        exact, rounded = self._base(r0, j, age <= self.youth_age and player.at_least_expected)
         if r0 < self.sbr_below and not player.at_least_expected:
             sbr = exp((self.sbr_below - r0) / self.sbr_scale) - 1.0
-            e = max(self.e_min, round_float(float(exact) + sbr))
+            e = max(self.e_min, round_float(exact + sbr))
             e = min(e, self.sbr_cap)
         else:
-            e = max(self.e_min, round_half_up(exact))
+            e = max(self.e_min, rounded)
             index = player.index
             e = min(e, self.cap_per_index * index if index <= self.cap_index_limit else self.cap)
         rn = round_float(r0 + 800.0 * (player.w - player.we) / (e + player.n))
         return CoefficientResult(e=e, k=None, rn=rn)
+
+    @lru_cache(maxsize=1 << 16)  # noqa: B019 - frozen, hashable rule objects live for the process
+    def _base(self, r0: int, j: int, youth_factor: bool) -> tuple[float, int]:
+        """E0 · fB, exact (rational by definition, spec §5), as a float and rounded half up."""
+        exact = Fraction(r0, 1000) ** 4 + j
+        if youth_factor:
+            exact *= min(Fraction(1), max(self.fb_min, Fraction(r0, self.fb_divisor)))
+        return float(exact), round_half_up(exact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,20 +153,26 @@ class Wo2026Factor:
         return row[min(max(index, 2), 11) - 2]
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
-        r0, age = player.r0, player.age
-        k0 = Fraction(self.k0(r0, age, player.index))
+        # Ages above 25 and indexes above 11 share their K: clamped, the cache stays small.
+        age, index = min(player.age, self.young_age + 1), min(player.index, len(self.k0_rows[0]) + 1)
+        k = self.factor(player.r0, age, index, player.at_least_expected)
+        rn = max(self.floor, round_float(player.r0 + float(k) * (player.w - player.we)))
+        return CoefficientResult(e=None, k=k, rn=rn)
+
+    @lru_cache(maxsize=1 << 16)  # noqa: B019 - frozen, hashable rule objects live for the process
+    def factor(self, r0: int, age: int, index: int, at_least_expected: bool) -> Fraction:
+        """K, exact (spec §5): K0 · b + a, rounded half up to one decimal, at most 80."""
+        k0 = Fraction(self.k0(r0, age, index))
         bonus = Fraction(0)
         brake = Fraction(1)
-        if player.at_least_expected:
+        if at_least_expected:
             if age <= self.youth_age and r0 < self.youth_bonus_below:
                 bonus = Fraction(self.youth_bonus_below - r0, self.youth_bonus_divisor)
             elif age > self.youth_age and r0 < self.adult_bonus_below:
                 bonus = Fraction(self.adult_bonus)
         elif r0 < self.brake_below:
             brake = Fraction(r0 + self.brake_offset, self.brake_divisor)
-        k = min(Fraction(self.k_max), round_half_up_to(k0 * brake + bonus, 1))
-        rn = max(self.floor, round_float(r0 + float(k) * (player.w - player.we)))
-        return CoefficientResult(e=None, k=k, rn=rn)
+        return min(Fraction(self.k_max), round_half_up_to(k0 * brake + bonus, 1))
 
 
 class FirstRatingCorrection(Protocol):

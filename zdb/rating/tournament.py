@@ -220,10 +220,10 @@ def _first_ratings(players: list[_Player], newcomers: list[int], rules: RuleSet)
         players[k].first = rules.first_rating.first_rating(players[k].ri)
 
 
-def _final_rating(players: list[_Player], j: int, anchors: dict[int, float]) -> float:
-    """An opponent's rating once first ratings are fixed: R0 (or Rh) or his first rating."""
-    anchor = anchors.get(j)
-    return float(players[j].first) if anchor is None else anchor
+def _rated_opponents(players: list[_Player], player: _Player, anchors: dict[int, float]) -> list[float]:
+    """His rated opponents' ratings as his We counts them (§9.8): R0, Rh of an Ausnahmespieler
+    (§9.6), or the final first rating of a newcomer."""
+    return [anchors[j] if j in anchors else float(players[j].first) for j, _ in player.rated]
 
 
 def _performance_rating(opponent: _Player) -> float:
@@ -266,7 +266,7 @@ def _conclude(
         assert player.r0 is not None and player.i0 is not None
         if n:
             own = player.r0
-            expected = sum(expected_score(own - _final_rating(players, j, anchors)) for j, _ in player.rated)
+            expected = sum(expected_score(own - rating) for rating in _rated_opponents(players, player, anchors))
             index = max(1, player.i0)  # spec §13.11: index 0 counts as 1
             rule_index = rules.coefficient.fide_start_index if player.fide_start else index
             result = rules.coefficient.new_rating(

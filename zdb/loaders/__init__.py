@@ -1,0 +1,1 @@
+"""Bulk loads into the database (the synthetic federation; later, federation list imports)."""

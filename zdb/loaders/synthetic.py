@@ -1,0 +1,134 @@
+"""``zdb synth``: the synthetic federation of ``zdb.synthetic`` taken into the database, as a
+federation's register and its tournaments submitted in their submission order.
+
+Players keep the generator's person numbers. Federation codes become club-code prefixes: the
+national federation the empty prefix, a regional federation its character, a district its
+three characters (every club code in it starts with them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from datetime import timedelta
+
+from sqlalchemy.orm import Session
+
+from zdb.bulk import copy_rows
+from zdb.federations.models import Club, Federation
+from zdb.players.models import Membership
+from zdb.players.service import NewPlayer, create_players
+from zdb.ratings.service import set_initial_states
+from zdb.synthetic import FederationLevel, SyntheticFederation, SyntheticTournament, TournamentKind
+from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
+
+__all__ = ["load_register", "load_tournaments", "prefix_of"]
+
+
+def prefix_of(code: str, level: FederationLevel) -> str:
+    if level is FederationLevel.NATIONAL:
+        return ""
+    if level is FederationLevel.REGIONAL:
+        return code[0]
+    return code
+
+
+def load_register(session: Session, world: SyntheticFederation) -> None:
+    """Federations, clubs, players, memberships and the initial rating list."""
+    levels = {FederationLevel.NATIONAL: 0, FederationLevel.REGIONAL: 1, FederationLevel.DISTRICT: 2}
+    by_code = {f.code: f for f in world.federations}
+    copy_rows(
+        session,
+        Federation.__table__,  # type: ignore[arg-type]
+        ("prefix", "name", "level", "parent_prefix"),
+        (
+            (
+                prefix_of(f.code, f.level),
+                f.name,
+                levels[f.level],
+                None if f.parent is None else prefix_of(f.parent, by_code[f.parent].level),
+            )
+            for f in sorted(world.federations, key=lambda f: levels[f.level])
+        ),
+    )
+    copy_rows(
+        session,
+        Club.__table__,  # type: ignore[arg-type]
+        ("code", "name", "federation_prefix"),
+        ((c.zps, c.name, c.district) for c in world.clubs),
+    )
+    create_players(
+        session,
+        [
+            NewPlayer(
+                surname=p.last_name,
+                given_name=p.first_name,
+                birth_year=p.birth_year,
+                birth_date=p.birth_date,
+                sex=p.sex,
+                fide_id=p.fide_id,
+                nation=p.nation,
+                guest=not p.member,
+                pkz=int(p.pid),
+            )
+            for p in world.players
+        ],
+    )
+    copy_rows(
+        session,
+        Membership.__table__,  # type: ignore[arg-type]
+        ("player_pkz", "club_code", "member_no", "status", "valid_from", "valid_until"),
+        (
+            (
+                int(p.pid),
+                m.club,
+                m.number,
+                "active" if m.active else "passive",
+                m.since,
+                None if m.until is None else m.until - timedelta(days=1),
+            )
+            for p in world.players
+            for m in p.memberships
+        ),
+    )
+    set_initial_states(session, {int(pid): state for pid, state in world.initial_states.items()})
+
+
+def _submission(t: SyntheticTournament, district: dict[str, str]) -> TournamentSubmission:
+    event = t.event
+    return TournamentSubmission(
+        acronym=event.acronym,
+        end_date=event.end_date,
+        players=tuple(SubmittedPlayer(int(p.pid), p.birth_year, p.member, p.fide_rating) for p in event.players),
+        games=tuple(
+            SubmittedGame(int(g.white), int(g.black), g.result.value, round=r, board=b) for r, b, g in t.placed_games()
+        ),
+        name=t.name,
+        start_date=t.start_date,
+        round_dates=t.round_dates,
+        time_control=t.time_control,
+        kind="team_season" if t.kind is TournamentKind.TEAM_SEASON else "individual",
+        federation_prefix=district.get(t.organiser, t.organiser),
+        tournament_id=event.id,
+    )
+
+
+def _batches(items: Sequence[SyntheticTournament], size: int) -> Iterator[Sequence[SyntheticTournament]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def load_tournaments(
+    session: Session, world: SyntheticFederation, *, batch: int = 2000, advance: Callable[[int], None] | None = None
+) -> int:
+    """Submit every tournament in submission order; returns the number of games stored."""
+    # An organiser is a federation (its code) or a club (its ZPS, organising in its district).
+    district = {f.code: prefix_of(f.code, f.level) for f in world.federations}
+    district.update({c.zps: c.district for c in world.clubs})
+    games = 0
+    for chunk in _batches(world.tournaments, batch):
+        submissions = [_submission(t, district) for t in chunk]
+        submit_tournaments(session, submissions, by="synthetic")
+        games += sum(len(s.games) for s in submissions)
+        if advance is not None:
+            advance(len(chunk))
+    return games
