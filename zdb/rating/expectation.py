@@ -4,7 +4,7 @@ my points" used by the joint iteration and the performance (spec §9.4, §9.5)."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import erf, exp, inf, nan, sqrt
+from math import erf, exp, inf, sqrt
 from statistics import NormalDist
 
 __all__ = ["SOLVE_TOLERANCE", "expected_score", "solve_rating"]

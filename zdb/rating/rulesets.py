@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from math import exp
 from typing import Protocol
 
