@@ -21,7 +21,7 @@ from zdb.ratings.service import set_initial_states
 from zdb.synthetic import FederationLevel, SyntheticFederation, SyntheticTournament, TournamentKind
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
 
-__all__ = ["load_register", "load_tournaments", "prefix_of"]
+__all__ = ["load_register", "load_tournaments", "organiser_prefixes", "prefix_of", "submission_of"]
 
 
 def prefix_of(code: str, level: FederationLevel) -> str:
@@ -93,7 +93,8 @@ def load_register(session: Session, world: SyntheticFederation) -> None:
     set_initial_states(session, {int(pid): state for pid, state in world.initial_states.items()})
 
 
-def _submission(t: SyntheticTournament, district: dict[str, str]) -> TournamentSubmission:
+def submission_of(t: SyntheticTournament, district: dict[str, str]) -> TournamentSubmission:
+    """The submission of one synthetic tournament; ``district`` from ``organiser_prefixes``."""
     event = t.event
     return TournamentSubmission(
         acronym=event.acronym,
@@ -112,6 +113,13 @@ def _submission(t: SyntheticTournament, district: dict[str, str]) -> TournamentS
     )
 
 
+def organiser_prefixes(world: SyntheticFederation) -> dict[str, str]:
+    """An organiser is a federation (its code) or a club (its ZPS, organising in its district)."""
+    prefixes = {f.code: prefix_of(f.code, f.level) for f in world.federations}
+    prefixes.update({c.zps: c.district for c in world.clubs})
+    return prefixes
+
+
 def _batches(items: Sequence[SyntheticTournament], size: int) -> Iterator[Sequence[SyntheticTournament]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -121,12 +129,10 @@ def load_tournaments(
     session: Session, world: SyntheticFederation, *, batch: int = 2000, advance: Callable[[int], None] | None = None
 ) -> int:
     """Submit every tournament in submission order; returns the number of games stored."""
-    # An organiser is a federation (its code) or a club (its ZPS, organising in its district).
-    district = {f.code: prefix_of(f.code, f.level) for f in world.federations}
-    district.update({c.zps: c.district for c in world.clubs})
+    district = organiser_prefixes(world)
     games = 0
     for chunk in _batches(world.tournaments, batch):
-        submissions = [_submission(t, district) for t in chunk]
+        submissions = [submission_of(t, district) for t in chunk]
         submit_tournaments(session, submissions, by="synthetic")
         games += sum(len(s.games) for s in submissions)
         if advance is not None:

@@ -1,0 +1,142 @@
+"""Database recalculation benchmark on the synthetic federation in PostgreSQL.
+
+    python benchmarks/recalc.py [--scale 1.0] [--seed 1] [--server postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
+
+Creates a fresh database ``zdb_bench`` on the server, loads the synthetic federation
+(``zdb.synthetic``, the engine benchmark's world), and reports in one run:
+
+- the full from-scratch recalculation (load everything, replay, write every row, commit);
+- the raw floor: reading every game in replay order and writing as many evaluation-shaped rows
+  with COPY, computing nothing (rolled back);
+- their ratio (target ≤ 2, goal 1.5);
+- one late weekend open ending 12 months before the end of the time line: the time from its
+  commit to a consistent database, and how many tournaments were re-evaluated (target ≤ 5 s,
+  goal 1 s).
+
+Figures are ratios measured in one run on one machine: machines are noisy, ratios less so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+
+import psycopg
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+from zdb.db import create_db_engine, unit_of_work
+from zdb.loaders.synthetic import load_register, load_tournaments, organiser_prefixes, submission_of
+from zdb.migrate import upgrade
+from zdb.ratings.runner import run_recalculation
+from zdb.synthetic import generate, late_open
+from zdb.tournaments.service import submit_tournaments
+
+DATABASE = "zdb_bench"
+
+
+def _fresh_database(server: str) -> str:
+    url = make_url(server)
+    with psycopg.connect(
+        host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database,
+        autocommit=True,
+    ) as admin:  # fmt: skip
+        admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{DATABASE}"')
+    return url.set(database=DATABASE).render_as_string(hide_password=False)
+
+
+def _raw_floor(engine: object, rows_to_write: int) -> tuple[float, int]:
+    """Read every game in replay order (server-side cursor) and COPY as many evaluation-shaped
+    rows into a scratch table; nothing computed, everything rolled back."""
+    started = time.perf_counter()
+    read = 0
+    with engine.connect() as connection:  # type: ignore[attr-defined]
+        driver = connection.connection.driver_connection
+        with driver.cursor(name="replay_order") as cursor:
+            cursor.itersize = 50_000
+            cursor.execute(
+                "SELECT g.tournament_id, g.seq, g.white_pkz, g.black_pkz, g.result"
+                " FROM games g JOIN tournaments t ON t.id = g.tournament_id AND t.current_version = g.version"
+                " JOIN tournament_versions v ON v.tournament_id = t.id AND v.version = t.current_version"
+                " WHERE t.status <> 'withdrawn' ORDER BY v.end_date, v.acronym, v.tournament_id, g.seq"
+            )
+            while batch := cursor.fetchmany(50_000):
+                read += len(batch)
+        with driver.cursor() as cursor:
+            cursor.execute("CREATE TEMP TABLE floor_rows (LIKE evaluations)")
+            columns = "tournament_id, version, player_pkz, position, rule_set, member, stage, fide_start, w, n, "
+            columns += "unrated_games, sonder, stored, leftover_used, leftover_stored, r0, i0, we, e, rh, rn, i_new"
+            row = (1, 1, 1, 0, "classic", True, "established", False, 1.0, 1, 0, False, True, 0, 0)
+            row += (1500, 10, 0.5, 20, 1500, 1510, 11)
+            with cursor.copy(f"COPY floor_rows ({columns}) FROM STDIN") as copy:
+                for k in range(rows_to_write):
+                    copy.write_row((row[0], row[1], k, *row[3:]))
+        driver.rollback()
+    return time.perf_counter() - started, read
+
+
+def run(scale: float, seed: int, server: str) -> dict[str, float | int]:
+    url = _fresh_database(server)
+    upgrade(url)
+    engine = create_db_engine(url)
+    began = time.perf_counter()
+    world = generate(seed=seed, scale=scale)
+    generated = time.perf_counter() - began
+    began = time.perf_counter()
+    with unit_of_work(engine) as session:
+        load_register(session, world)
+        games = load_tournaments(session, world)
+    loaded = time.perf_counter() - began
+
+    outcome = run_recalculation(engine, from_scratch=True)
+    full = outcome.duration_ms / 1000
+    with engine.connect() as connection:
+        evaluation_rows = connection.execute(text("SELECT count(*) FROM evaluations")).scalar_one()
+    floor, read = _raw_floor(engine, evaluation_rows)
+
+    late = late_open(world)
+    with unit_of_work(engine) as session:
+        submit_tournaments(session, [submission_of(late, organiser_prefixes(world))], by="benchmark")
+    committed = time.perf_counter()
+    incremental = run_recalculation(engine)
+    late_seconds = time.perf_counter() - committed
+    return {
+        "scale": scale,
+        "players": len(world.players),
+        "tournaments": len(world.tournaments),
+        "games": games,
+        "games_read_by_floor": read,
+        "evaluation_rows": evaluation_rows,
+        "generate_s": round(generated, 2),
+        "load_s": round(loaded, 2),
+        "full_recalculation_s": round(full, 2),
+        "raw_floor_s": round(floor, 2),
+        "full_over_floor": round(full / floor, 2),
+        "late_open_to_consistent_s": round(late_seconds, 3),
+        "late_open_reevaluated": incremental.evaluated,
+        "late_open_changed_players": incremental.changed_players,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server", default="postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    figures = run(args.scale, args.seed, args.server)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        width = max(len(k) for k in figures)
+        for key, value in figures.items():
+            print(f"{key.ljust(width)}  {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
