@@ -9,7 +9,7 @@ from pathlib import Path
 import zdb.standings
 
 PACKAGE = Path(zdb.standings.__file__).parent
-ALLOWED = ("zdb.standings", "zdb.rating", "zdb.formats.rating_json")
+ALLOWED = ("zdb.standings", "zdb.rating", "zdb.formats.rating_json", "zdb.formats.trf")
 ALLOWED_STDLIB = {"__future__", "collections", "dataclasses", "enum", "fractions", "types", "typing"}
 FORBIDDEN_CALLS = {"today", "now", "utcnow", "time", "open", "print", "input", "random"}
 

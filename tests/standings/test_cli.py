@@ -106,52 +106,7 @@ def test_unknown_format_option(tmp_path: Path) -> None:
     assert "--format" in _one_line_error(_run(tmp_path, seed_season_document(), "--format", "pgn"))
 
 
-def test_trf_goes_through_the_trf_reader_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Without a usable TRF reader the command says so in one line (it never parses TRF itself).
-    import importlib
-
-    def missing(name: str) -> Any:
-        raise ImportError(name)
-
-    monkeypatch.setattr(importlib, "import_module", missing)
-    line = _one_line_error(_run(tmp_path, "012 Test\n", name="event.trf"))
-    assert "TRF input is not available" in line
-
-
 class _FakeTrfModule:
     def __init__(self, parse: Any) -> None:
         if parse is not None:
             self.parse_trf = parse
-
-
-@pytest.mark.parametrize(
-    ("parse", "expected"),
-    [
-        (None, "zdb.formats.trf has no parse_trf"),
-        (lambda text: 42, "the TRF reader returned int"),
-        (lambda text: (_ for _ in ()).throw(ValueError("line 3: bad round")), "line 3: bad round"),
-    ],
-)
-def test_trf_reader_problems_are_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parse: Any, expected: str
-) -> None:
-    import importlib
-
-    monkeypatch.setattr(importlib, "import_module", lambda name: _FakeTrfModule(parse))
-    assert expected in _one_line_error(_run(tmp_path, "012 Test\n", name="event.trf"))
-
-
-def test_trf_reader_results_become_standings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
-
-    from tests.standings.crosstables import seed_round_robin
-    from zdb.formats.rating_json import load_tournament
-    from zdb.standings import IndividualRequest
-
-    engine_tournament = load_tournament(seed_round_robin_document())
-    for parsed in (engine_tournament, seed_round_robin(), IndividualRequest(seed_round_robin())):
-        monkeypatch.setattr(importlib, "import_module", lambda name, parsed=parsed: _FakeTrfModule(lambda text: parsed))
-        result = _run(tmp_path, "012 Test\n", "--json", name="event.TRF")
-        assert result.exit_code == 0, result.output
-        rows = {row["player"]: row for row in json.loads(result.output)["rows"]}
-        assert (rows["C"]["SB"], rows["D"]["SB"]) == (9.0, 7.75)  # seed 002 lines 57 and 59

@@ -1,17 +1,18 @@
 """``zdb standings FILE``: the standings a referee publishes beside the evaluation.
 
 FILE is a tournament in the vectors' JSON format (optionally with rounds, byes and a tie-break
-order, see ``zdb.standings.documents``), a team season (``{"season": ...}``), or a TRF file
-once a TRF reader exists (``_trf_standings_input``, the one place where it plugs in). A table
-by default, JSON with ``--json``.
+order, see ``zdb.standings.documents``), a team season (``{"season": ...}``), or an individual
+tournament as a FIDE TRF file (``_trf_standings_input``, the one place where TRF plugs in: the
+reader ``zdb.formats.trf`` decodes the bytes, ``zdb.standings.from_trf`` converts). A table by
+default, JSON with ``--json``; for TRF both name the players beside their start numbers.
 """
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import sys
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,20 +21,19 @@ import click
 
 from zdb.cli.errors import fail, read_json, reported_input_errors
 from zdb.cli.tables import format_table
-from zdb.rating import Tournament
+from zdb.formats.trf import parse_trf
 from zdb.standings import (
     IndividualRequest,
     IndividualStandings,
-    IndividualTournament,
     PairingSystem,
     TeamSeason,
     TeamStandings,
     TieBreak,
     dump_individual,
     dump_team,
-    from_engine_tournament,
     individual_standings,
     load_document,
+    standings_input_from_trf,
     team_standings,
 )
 
@@ -42,42 +42,51 @@ __all__ = ["register"]
 _FORMATS = ("auto", "json", "trf")
 
 
-def _read_text(file: str, source: str) -> str:
+def _read_bytes(file: str, source: str) -> bytes:
     try:
         if file == "-":
-            return sys.stdin.read()
-        return Path(file).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        fail(source, f"not UTF-8 text ({error.reason} at byte {error.start})")
+            return sys.stdin.buffer.read()
+        return Path(file).read_bytes()
     except OSError as error:
         fail(source, f"cannot read the file: {error.strerror or error}")
 
 
-def _trf_standings_input(text: str, source: str) -> IndividualRequest:
-    """The one place where TRF input plugs in.
+def _utf8(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        fail(source, f"not UTF-8 text ({error.reason} at byte {error.start})")
 
-    It uses ``zdb.formats.trf.parse_trf(text)`` when that reader is installed: a result that is
-    already the standings' input is taken as it is; an engine ``Tournament`` (no rounds) is read
-    as a round robin like the JSON format without rounds. Nothing else here knows about TRF.
+
+#: The records that open a TRF file: ``012`` (tournament name) and ``001`` (a player), TRF16 and
+#: TRF26; column 4 is blank or the line ends there. No JSON document has such a line.
+_TRF_OPENINGS = ("001", "012")
+
+
+def _looks_like_trf(data: bytes) -> bool:
+    """Content sniffing for ``--format auto``: some line starts with ``001`` or ``012``.
+
+    Only ASCII is compared, so Latin-1 decoding reads any 8-bit encoding; UTF-16 (with its BOM)
+    is decoded as such, and a UTF-8 BOM is dropped.
     """
-    try:
-        module = importlib.import_module("zdb.formats.trf")
-    except ImportError:
-        fail(source, "TRF input is not available yet (no TRF reader zdb.formats.trf is installed)")
-    parse = getattr(module, "parse_trf", None)
-    if not callable(parse):
-        fail(source, "TRF input is not available yet (zdb.formats.trf has no parse_trf)")
-    try:
-        parsed = parse(text)
-    except ValueError as error:  # the readers' InvalidInputError is a ValueError
-        fail(source, str(error))
-    if isinstance(parsed, IndividualRequest):
-        return parsed
-    if isinstance(parsed, IndividualTournament):
-        return IndividualRequest(parsed)
-    if isinstance(parsed, Tournament):
-        return IndividualRequest(from_engine_tournament(parsed))
-    fail(source, f"the TRF reader returned {type(parsed).__name__}, which the standings cannot use")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16", errors="replace")
+    else:
+        text = data.removeprefix(b"\xef\xbb\xbf").decode("latin-1")
+    lines = text.lstrip("\ufeff").splitlines()
+    return any(line.startswith(_TRF_OPENINGS) and line[3:4] in ("", " ") for line in lines)
+
+
+def _trf_standings_input(data: bytes) -> tuple[IndividualRequest, Mapping[str, str]]:
+    """The one place where TRF input plugs in: the standings' input and each player's name by id.
+
+    ``parse_trf`` decodes the bytes and never raises; ``standings_input_from_trf`` raises the
+    readers' ``InvalidInputError`` for a document with errors or one the standings do not read
+    (team tournaments, other scoring), which the command reports in one line.
+    """
+    document = parse_trf(data)
+    request = standings_input_from_trf(document)
+    return request, {str(player.start_no): player.name for player in document.players}
 
 
 def _number(value: Fraction) -> str:
@@ -87,17 +96,20 @@ def _number(value: Fraction) -> str:
 _PAIRING_NAMES = {PairingSystem.ROUND_ROBIN: "round robin", PairingSystem.SWISS: "Swiss"}
 
 
-def individual_table(standings: IndividualStandings) -> str:
+def individual_table(standings: IndividualStandings, names: Mapping[str, str] | None = None) -> str:
+    """The crosstable's standings; with ``names`` (TRF: start number -> name) a Name column follows."""
     tie_breaks = list(TieBreak)
-    header = ["Rank", "Player", "Points", "Games", *(tie_break.value for tie_break in tie_breaks)]
+    named = ["Name"] if names else []
+    header = ["Rank", "Player", *named, "Points", "Games", *(tie_break.value for tie_break in tie_breaks)]
     rows = []
     previous = None
     for row in standings.rows:
         rank = "" if row.rank == previous else str(row.rank)  # a shared rank is printed once
         previous = row.rank
         values = [_number(row.value(tie_break)) for tie_break in tie_breaks]
-        rows.append([rank, row.player, _number(row.points), str(row.games), *values])
-    right = [True, False, True, True, *(True for _ in tie_breaks)]
+        name = [names.get(row.player, "")] if names else []
+        rows.append([rank, row.player, *name, _number(row.points), str(row.games), *values])
+    right = [True, False, *(False for _ in named), True, True, *(True for _ in tie_breaks)]
     title = (
         f"Standings: {_PAIRING_NAMES[standings.pairing_system]}, {len(standings.rows)} players, "
         f"{standings.rounds} rounds; ranked by points, then {', '.join(t.value for t in standings.order) or 'nothing'}"
@@ -157,31 +169,37 @@ def team_table(standings: TeamStandings) -> str:
     "input_format",
     metavar="FORMAT",
     default="auto",
-    help="Input format: auto (TRF for a .trf file, else JSON), json or trf.",
+    help="Input format: auto (TRF for a .trf file or TRF content, else JSON), json or trf.",
 )
 def standings_command(file: str, as_json: bool, input_format: str) -> None:
     """Standings of the tournament or team season in FILE ('-' = stdin).
 
     A tournament in the vectors' JSON format (games without rounds are read as a round robin;
     give games[k].round, byes and "pairing" for a Swiss tournament), {"season": ...} for a team
-    season, or TRF. Points, rank and the tie-breaks SB, BH, BH-C1, BH-C2, BH-M1 (median) and RBH
-    (refined Buchholz); for a season match points, board points and each match's Berliner Wertung.
+    season, or an individual tournament as FIDE TRF. Points, rank and the tie-breaks SB, BH, BH-C1,
+    BH-C2, BH-M1 (median) and RBH (refined Buchholz); for a season match points, board points and
+    each match's Berliner Wertung.
     """
     if input_format not in _FORMATS:
         fail("--format", f"expected one of {', '.join(_FORMATS)}, got {input_format!r}")
     source = "stdin" if file == "-" else file
-    text = _read_text(file, source)
-    trf = input_format == "trf" or (input_format == "auto" and file.lower().endswith(".trf"))
+    data = _read_bytes(file, source)
+    trf = input_format == "trf" or (input_format == "auto" and (file.lower().endswith(".trf") or _looks_like_trf(data)))
     document: Any
+    names: Mapping[str, str] = {}
     with reported_input_errors(source):
+        loaded: IndividualRequest | TeamSeason
         if trf:
-            loaded: IndividualRequest | TeamSeason = _trf_standings_input(text, source)
+            loaded, names = _trf_standings_input(data)  # the reader decodes: TRF is not always UTF-8
         else:
-            loaded = load_document(read_json(io.StringIO(text), source))
+            loaded = load_document(read_json(io.StringIO(_utf8(data, source)), source))
         if isinstance(loaded, IndividualRequest):
             standings = individual_standings(loaded.tournament, loaded.order)
             document = dump_individual(standings)
-            table = individual_table(standings)
+            if names:
+                for row in document["rows"]:
+                    row["name"] = names.get(row["player"], "")
+            table = individual_table(standings, names)
         else:
             season = team_standings(loaded)
             document = dump_team(season)

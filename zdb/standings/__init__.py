@@ -10,6 +10,7 @@ and the Berliner Wertung of every match (seed 002).
 
 from zdb.standings.documents import IndividualRequest, dump_individual, dump_team, load_document
 from zdb.standings.engine_adapter import from_engine_tournament
+from zdb.standings.from_trf import standings_input_from_trf
 from zdb.standings.individual import (
     DEFAULT_ORDER,
     IndividualStandings,
@@ -55,5 +56,6 @@ __all__ = [
     "from_engine_tournament",
     "individual_standings",
     "load_document",
+    "standings_input_from_trf",
     "team_standings",
 ]
