@@ -1,0 +1,235 @@
+"""Benchmark of the rating engine on the synthetic federation (issue 2, item 5).
+
+One run reports: how long generating the time line takes; the full in-memory replay's
+throughput in rated games per second; the floor for that figure, a bare loop that only sums
+expected scores over the same games; their ratio; and the incremental replay of one late
+tournament (a weekend open a year before the end) inserted into the stored results, with how
+many tournaments it re-evaluated and a check against a full replay of the changed time line.
+
+    python benchmarks/engine.py [--scale 0.1] [--seed 1] [--json] [--profile FILE]
+
+Progress goes to standard error, the report to standard output. Exit status 1 if the
+incremental result differs from the full replay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import resource
+import sys
+from collections.abc import Sequence
+from time import perf_counter, process_time
+from typing import Any
+
+from zdb.rating import (
+    PlayerState,
+    StoredTimeline,
+    Tournament,
+    build_timeline,
+    expected_score,
+    replay,
+    replay_incremental,
+    timeline_changes,
+)
+from zdb.synthetic import generate, late_open
+
+#: targets of issue 2
+REPLAY_TARGET = 500_000  # rated games per second, full replay, one core
+INCREMENTAL_TARGET = 1.0  # seconds for one late tournament
+#: the rating a player without one counts with in the floor loop
+FLOOR_DEFAULT = 1000
+
+
+class _Clock:
+    """Wall and CPU time of a block, announced on standard error (the machine may be shared:
+    CPU time is what one core spent)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.wall = self.cpu = 0.0  # elapsed, once the block has run
+        self._wall = self._cpu = 0.0  # the clocks when it began
+
+    def __enter__(self) -> _Clock:
+        print(f"{self.label} ...", file=sys.stderr, flush=True)
+        self._wall, self._cpu = perf_counter(), process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall, self.cpu = perf_counter() - self._wall, process_time() - self._cpu
+        print(f"{self.label}: {self.wall:.2f} s (CPU {self.cpu:.2f} s)", file=sys.stderr, flush=True)
+
+
+def _floor(tournaments: Sequence[Tournament], ratings: dict[str, int]) -> tuple[int, float]:
+    """Touch every rated game once and compute one expected score: (games, sum)."""
+    count = 0
+    total = 0.0
+    get = ratings.get
+    for tournament in tournaments:
+        for game in tournament.games:
+            if game.result.rated:
+                count += 1
+                total += expected_score(get(game.white, FLOOR_DEFAULT) - get(game.black, FLOOR_DEFAULT))
+    return count, total
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+
+
+def run(seed: int, scale: float, profile: str | None) -> dict[str, Any]:
+    with _Clock("generate") as generation:
+        federation = generate(seed, scale)
+    submissions = federation.submissions
+    with _Clock("build time line") as building:
+        timeline = build_timeline(submissions)
+    tournaments = [event for event in timeline if isinstance(event, Tournament)]
+    games = sum(len(t.games) for t in tournaments)
+    late = sum(1 for t in federation.tournaments if (t.submitted - t.event.end_date).days > 14)
+    # the generated data lives to the end: keep the collector from walking it again and again
+    gc.collect()
+    gc.freeze()
+
+    ratings = {pid: s.rating for pid, s in federation.initial_states.items() if s.rating is not None}
+    with _Clock("floor loop") as floor:
+        rated, _ = _floor(tournaments, ratings)
+
+    profiler = cProfile.Profile() if profile else None
+    with _Clock("full replay") as full_clock:
+        if profiler is not None:
+            profiler.enable()
+        full = replay(federation.initial_states, timeline)
+        if profiler is not None:
+            profiler.disable()
+    if profiler is not None and profile:
+        profiler.dump_stats(profile)
+    with _Clock("store results") as storing:
+        stored = StoredTimeline(federation.initial_states, full.steps)
+
+    late_event = late_open(federation)
+    changed_timeline = build_timeline([*submissions, late_event.event])
+    with _Clock("time line changes") as diffing:
+        changes = timeline_changes(timeline, changed_timeline)
+    with _Clock("incremental replay") as incremental_clock:
+        incremental = replay_incremental(stored.steps_from(min(changes)), changes, stored.state_before)
+
+    # the check: the stored results with the incremental result applied equal a full replay
+    re_evaluated = {
+        step.event.id: step.evaluation.rows
+        for step in incremental.steps
+        if step.evaluation is not None and isinstance(step.event, Tournament)
+    }
+    expected_states: dict[str, PlayerState] = {**full.final_states, **incremental.final_states}
+    old_reports = full.reports
+    del full, stored
+    gc.collect()
+    with _Clock("full replay of the changed time line") as check_clock:
+        check = replay(federation.initial_states, changed_timeline)
+    state_differences = sum(
+        1
+        for pid in expected_states.keys() | check.final_states.keys()
+        if expected_states.get(pid) != check.final_states.get(pid)
+    )
+    report_differences = sum(
+        1 for tid, rows in check.reports.items() if rows != re_evaluated.get(tid, old_reports.get(tid))
+    )
+    end_date = late_event.event.end_date
+    return {
+        "seed": seed,
+        "scale": scale,
+        "players": len(federation.players),
+        "clubs": len(federation.clubs),
+        "tournaments": len(tournaments),
+        "late_submissions": late,
+        "games": games,
+        "rated_games": rated,
+        "generation_s": round(generation.wall, 3),
+        "build_timeline_s": round(building.wall, 3),
+        "full_replay_s": round(full_clock.wall, 3),
+        "full_replay_cpu_s": round(full_clock.cpu, 3),
+        "full_replay_games_per_s": round(rated / full_clock.wall),
+        "full_replay_games_per_cpu_s": round(rated / full_clock.cpu),
+        "floor_s": round(floor.wall, 3),
+        "floor_cpu_s": round(floor.cpu, 3),
+        "floor_games_per_s": round(rated / floor.wall),
+        "replay_to_floor_ratio": round(full_clock.cpu / floor.cpu, 1),
+        "store_results_s": round(storing.wall, 3),
+        "incremental": {
+            "tournament": late_event.event.id,
+            "end_date": end_date.isoformat(),
+            "players": len(late_event.event.players),
+            "games": len(late_event.event.games),
+            "timeline_changes_s": round(diffing.wall, 3),
+            "replay_s": round(incremental_clock.wall, 3),
+            "replay_cpu_s": round(incremental_clock.cpu, 3),
+            "re_evaluated": incremental.evaluated,
+            "tournaments_from_its_date": sum(1 for t in tournaments if t.end_date >= end_date) + 1,
+            "players_changed": len(incremental.final_states),
+            "check_replay_s": round(check_clock.wall, 3),
+            "equal_to_full_replay": state_differences == 0 and report_differences == 0,
+            "state_differences": state_differences,
+            "report_differences": report_differences,
+        },
+        "targets": {
+            "full_replay_games_per_s": REPLAY_TARGET,
+            # judged by CPU time: what one core spent, whatever else the machine runs
+            "full_replay_met": rated / full_clock.cpu >= REPLAY_TARGET,
+            "incremental_s": INCREMENTAL_TARGET,
+            "incremental_met": incremental_clock.cpu <= INCREMENTAL_TARGET,
+        },
+        "peak_memory_mb": round(_peak_mb()),
+        "python": sys.version.split()[0],
+    }
+
+
+def _text(r: dict[str, Any]) -> str:
+    inc, targets = r["incremental"], r["targets"]
+
+    def met(flag: bool) -> str:
+        return "met" if flag else "NOT met"
+
+    return "\n".join(
+        [
+            f"synthetic federation  seed {r['seed']}, scale {r['scale']}: "
+            f"{r['players']:,} players, {r['clubs']:,} clubs",
+            f"  {r['tournaments']:,} tournaments ({r['late_submissions']:,} submitted late), "
+            f"{r['games']:,} games, {r['rated_games']:,} rated",
+            f"generation            {r['generation_s']:.2f} s (time line built in {r['build_timeline_s']:.2f} s)",
+            f"full replay           {r['full_replay_s']:.2f} s = {r['full_replay_games_per_s']:,} rated games/s; "
+            f"CPU {r['full_replay_cpu_s']:.2f} s = {r['full_replay_games_per_cpu_s']:,}/s "
+            f"(target {targets['full_replay_games_per_s']:,}: {met(targets['full_replay_met'])})",
+            f"floor loop            {r['floor_s']:.2f} s = {r['floor_games_per_s']:,} rated games/s; "
+            f"CPU {r['floor_cpu_s']:.2f} s (one expected score per game)",
+            f"replay / floor        {r['replay_to_floor_ratio']}x (CPU time)",
+            f"store results         {r['store_results_s']:.2f} s",
+            f"late tournament       id {inc['tournament']}, ends {inc['end_date']}, {inc['players']} players, "
+            f"{inc['games']} games",
+            f"  incremental replay  {inc['replay_s']:.3f} s (CPU {inc['replay_cpu_s']:.3f} s; "
+            f"target {targets['incremental_s']} s: "
+            f"{met(targets['incremental_met'])}), time line diff {inc['timeline_changes_s']:.3f} s",
+            f"  re-evaluated        {inc['re_evaluated']:,} of {inc['tournaments_from_its_date']:,} tournaments "
+            f"from its date on; {inc['players_changed']:,} final states changed",
+            f"  equals full replay  {'yes' if inc['equal_to_full_replay'] else 'NO'} "
+            f"({inc['state_differences']} state and {inc['report_differences']} report differences; "
+            f"check replay {inc['check_replay_s']:.2f} s)",
+            f"peak memory           {r['peak_memory_mb']:,} MB (Python {r['python']})",
+        ]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--scale", type=float, default=1.0, help="size of the federation (1.0: ~5 M games)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--profile", metavar="FILE", help="write cProfile statistics of the full replay to FILE")
+    args = parser.parse_args(argv)
+    result = run(args.seed, args.scale, args.profile)
+    print(json.dumps(result, indent=2) if args.json else _text(result))
+    return 0 if result["incremental"]["equal_to_full_replay"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
