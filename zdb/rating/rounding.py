@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import floor
 
-__all__ = ["FLOAT_DECIMALS", "round_float", "round_float_to", "round_half_up", "round_half_up_to"]
+__all__ = ["FLOAT_DECIMALS", "round_float", "round_float_to", "round_half_up", "round_half_up_to", "rounded_float"]
 
 #: spec §5: a value computed in floating point is first rounded to this many decimals.
 FLOAT_DECIMALS = 9
@@ -52,3 +52,13 @@ def round_float_to(value: float, decimals: int) -> Fraction:
     if abs(scaled - lower - 0.5) > scale * 10.0**-FLOAT_DECIMALS:
         return Fraction(lower + 1 if scaled - lower > 0.5 else lower, scale)
     return round_half_up_to(_denoised(value), decimals)
+
+
+def rounded_float(value: float, decimals: int) -> float:
+    """``round_float_to`` as the float nearest to the rounded decimal (for reports)."""
+    scale: int = 10**decimals
+    scaled = value * scale
+    lower = floor(scaled)
+    if abs(scaled - lower - 0.5) > scale * 10.0**-FLOAT_DECIMALS:
+        return (lower + 1 if scaled - lower > 0.5 else lower) / scale
+    return float(round_half_up_to(_denoised(value), decimals))

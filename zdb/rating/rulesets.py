@@ -69,7 +69,8 @@ class Coefficient(Protocol):
     def new_rating(self, player: CoefficientInput) -> CoefficientResult: ...
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False: rule objects are compared and hashed by identity, which keeps the caches cheap.
+@dataclass(frozen=True, slots=True, eq=False)
 class ClassicCoefficient:
     """Development coefficient E of the Wertungsordnung before 2026 (spec §6)."""
 
@@ -118,7 +119,7 @@ class ClassicCoefficient:
         return float(exact), round_half_up(exact)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Wo2026Factor:
     """Factor K of the Wertungsordnung 2026 (spec §7, seed 001)."""
 

@@ -20,12 +20,13 @@ from zdb.rating.model import (
     PlayerId,
     PlayerState,
     ReportRow,
+    ResultCode,
     Stage,
     Tournament,
     TournamentEvaluation,
     frozen_map,
 )
-from zdb.rating.rounding import FLOAT_DECIMALS, round_float, round_float_to
+from zdb.rating.rounding import FLOAT_DECIMALS, round_float, round_float_to, rounded_float
 from zdb.rating.rulesets import (
     ADULT_AGE,
     CoefficientInput,
@@ -74,11 +75,11 @@ class _Player:
     entries: int = 0
     # games with a result played at the board: (opponent position, own points)
     played: list[tuple[int, float]] = field(default_factory=list)
-    # usable stored leftover games: (opponent rating as used now, points)
-    leftover: list[tuple[float, float]] = field(default_factory=list)
+    # usable stored leftover games: (opponent rating as used now, points); newcomers only
+    leftover: list[tuple[float, float]] | tuple[()] = ()
     kept_leftover: tuple[LeftoverGame, ...] = ()
     stage: Stage = Stage.UNRATED
-    rated: list[tuple[int, float]] = field(default_factory=list)
+    rated: list[tuple[int, float]] | tuple[()] = ()
     w: float = 0.0
     ri: float = 0.0
     first: int = 0
@@ -100,9 +101,16 @@ def evaluate_tournament(
         white, black = players[position[game.white]], players[position[game.black]]
         white.entries += 1
         black.entries += 1
-        if game.result.rated:
-            white.played.append((position[game.black], game.result.white_points))
-            black.played.append((position[game.white], game.result.black_points))
+        result = game.result  # identity tests: an Enum's hash is slow in this, the hottest loop
+        if result is ResultCode.WHITE_WINS:
+            white.played.append((position[game.black], 1.0))
+            black.played.append((position[game.white], 0.0))
+        elif result is ResultCode.BLACK_WINS:
+            white.played.append((position[game.black], 0.0))
+            black.played.append((position[game.white], 1.0))
+        elif result is ResultCode.DRAW:
+            white.played.append((position[game.black], 0.5))
+            black.played.append((position[game.white], 0.5))
 
     newcomers = _select(players, rules)
     for player in players:
@@ -162,6 +170,7 @@ def _participants(tournament: Tournament, states: Mapping[PlayerId, PlayerState]
             player.fide_start = player.r0_is_fide = True
         else:
             kept = []
+            usable: list[tuple[float, float]] = []
             for game in state.leftover:
                 if leftover_expired(game.end_date, tournament.end_date, rules.leftover_years):
                     continue  # spec §11: dropped
@@ -170,7 +179,8 @@ def _participants(tournament: Tournament, states: Mapping[PlayerId, PlayerState]
                 if not game.opp_fide:  # spec §13.6
                     for conversion in conversions_between(game.end_date, tournament.end_date):
                         rating = conversion.convert(rating)
-                player.leftover.append((float(rating), game.points))
+                usable.append((float(rating), game.points))
+            player.leftover = usable
             player.kept_leftover = tuple(kept)
         players.append(player)
     return players
@@ -280,7 +290,7 @@ def _conclude(
                     at_least_expected=_at_least_expected(player.w, expected),
                 )
             )
-            we = float(round_float_to(expected, 6))
+            we = rounded_float(expected, 6)
             e = result.e
             k_factor = None if result.k is None else float(result.k)
             rn, i_new = result.rn, index + 1
