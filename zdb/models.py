@@ -1,5 +1,6 @@
 """Every table, imported in one place so that Alembic sees the whole metadata."""
 
+from zdb.auth.models import ApiToken, AuditEntry
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
@@ -7,6 +8,8 @@ from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRatin
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = [
+    "ApiToken",
+    "AuditEntry",
     "Base",
     "Club",
     "Evaluation",

@@ -5,7 +5,15 @@ from __future__ import annotations
 import click
 
 from zdb import __version__
-from zdb.cli import db_commands, rating_commands, service_commands, simulator_commands, standings_commands
+from zdb.cli import (
+    api_commands,
+    db_commands,
+    rating_commands,
+    service_commands,
+    simulator_commands,
+    standings_commands,
+    token_commands,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,5 +22,13 @@ def main() -> None:
     """ZDB: the central rating database of a chess federation (DWZ)."""
 
 
-for _module in (rating_commands, standings_commands, simulator_commands, db_commands, service_commands):
+for _module in (
+    rating_commands,
+    standings_commands,
+    simulator_commands,
+    db_commands,
+    service_commands,
+    api_commands,
+    token_commands,
+):
     _module.register(main)

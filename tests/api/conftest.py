@@ -1,0 +1,63 @@
+"""Fixtures of the API tests: the real databases of ``tests/db/conftest.py`` (each test's own,
+or one world per module and backend for the read-only tests), and a client on them."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.api.world import World, build_world
+from tests.db.conftest import (  # noqa: F401 - fixtures used here and by the tests
+    _admin,
+    _with_database,
+    database_url,
+    postgres_server,
+    postgres_template,
+    postgres_url,
+    redis_url,
+    sqlite_template,
+    sqlite_url,
+)
+from zdb.api.app import create_app
+from zdb.config import Settings
+from zdb.db import engine_for
+
+
+@pytest.fixture(scope="module", params=["postgresql", "sqlite"])
+def world_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database of this module's own, on each backend."""
+    if request.param == "postgresql":
+        server = request.getfixturevalue("postgres_server")
+        template = request.getfixturevalue("postgres_template")
+        name = f"zdb_api_{uuid.uuid4().hex[:12]}"
+        with _admin(server) as admin:
+            admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        url = _with_database(server, name)
+        yield url
+        engine_for(url).dispose()
+        with _admin(server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    else:
+        template: Path = request.getfixturevalue("sqlite_template")
+        path = tmp_path_factory.mktemp("api") / "zdb.sqlite3"
+        shutil.copyfile(template, path)
+        url = f"sqlite:///{path}"
+        yield url
+        engine_for(url).dispose()
+
+
+@pytest.fixture(scope="module")
+def world(world_url: str) -> World:
+    """The read-only tests' world (see ``tests/api/world.py``)."""
+    return build_world(world_url)
+
+
+@pytest.fixture
+def client(database_url: str) -> TestClient:  # noqa: F811 - the fixture imported above
+    """A client on an empty database of this test's own, the recalculation left to the test."""
+    return TestClient(create_app(Settings(database_url=database_url), recalculation=False))

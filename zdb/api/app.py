@@ -1,0 +1,103 @@
+"""The FastAPI application: routers under ``/api/v1``, problem documents for errors, the
+OpenAPI document, and the recalculation that follows every committed change.
+
+In the embedded mode (no broker) the recalculation runs in a background thread of this process
+(``EmbeddedRecalculator``), started with the application and stopped with it; in production a
+committed change sends the Celery task (``workers.tasks.dispatch``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+
+from fastapi import FastAPI
+
+from zdb import __version__
+from zdb.api.openapi import install_openapi
+from zdb.api.problems import install_problem_handlers
+from zdb.api.routers import auth, federations, meta, players, ratings, tournaments
+from zdb.config import Settings
+from zdb.db import engine_for
+from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
+from zdb.ratings.embedded import EmbeddedRecalculator
+
+__all__ = ["API_PREFIX", "app_from_environment", "create_app"]
+
+API_PREFIX = "/api/v1"
+
+_DESCRIPTION = """\
+The central DWZ rating database: players, clubs, federations, tournaments, their evaluations
+and the full rating history of every player.
+
+**Access.** Public data needs no token. Send `Authorization: Bearer <token>` (from
+`zdb token create`) for more: `admin` sees and may do everything, a `referee` acts in a
+federation subtree (a club-code prefix), a `club` token sees its own members' non-public
+fields (the full birth date, which is never public; the birth year is).
+
+**Answers.** Lists take `limit` and `offset` and give `total`. Absent values are `null`,
+never left out and never 0. Every GET answer carries an `ETag` and `Last-Modified`; send
+the tag back as `If-None-Match` and an unchanged answer is a bodiless 304.
+
+**Errors** are RFC 9457 problem documents (`application/problem+json`) whose `errors`
+name each wrong field or line.
+"""
+
+_TAGS = [
+    {"name": "players", "description": "Search and the player card with the full history."},
+    {"name": "tournaments", "description": "Tournaments, evaluation reports, crosstables, explanations."},
+    {"name": "federations and clubs", "description": "The federation tree and its clubs."},
+    {"name": "ratings", "description": "Top lists, the club software's list and change feed, the recalculation."},
+    {"name": "access", "description": "The caller and the audit log."},
+    {"name": "meta", "description": "Problem types and health."},
+]
+
+
+def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
+    """The application for ``settings``. ``recalculation=False`` leaves the recalculation to the
+    caller (tests drive it themselves)."""
+    engine = engine_for(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        recalculator = None
+        if recalculation and settings.embedded:
+            recalculator = EmbeddedRecalculator(engine, settings.sweep_seconds)
+            recalculator.start()
+        elif recalculation:
+            # Celery is loaded only in production, where a broker is configured.
+            from workers.tasks import dispatch  # noqa: PLC0415
+
+            set_dispatcher(dispatch)
+        try:
+            yield
+        finally:
+            if recalculator is not None:
+                recalculator.stop()
+            elif recalculation:
+                clear_dispatcher()
+
+    app = FastAPI(
+        title="ZDB: the DWZ rating database",
+        version=__version__,
+        description=_DESCRIPTION,
+        openapi_tags=_TAGS,
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.engine = engine
+    app.state.settings = settings
+    app.state.started_at = datetime.now(UTC)
+    for router in (players.router, tournaments.router, federations.router, ratings.router, auth.router, meta.router):
+        app.include_router(router, prefix=API_PREFIX)
+    install_problem_handlers(app)
+    install_openapi(app)
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """The factory ``zdb serve`` hands to uvicorn: settings from the environment."""
+    return create_app(Settings.from_environment())

@@ -1,0 +1,51 @@
+"""Conditional GETs: an ``ETag`` (a hash of the exact body) and ``Last-Modified`` on every
+answer of a GET; ``If-None-Match`` with a matching tag answers 304 without a body.
+
+The tag is decisive: it changes with every byte of the answer, and it differs between callers
+who may see different fields. ``Last-Modified`` is the latest change the answer's data records
+(a rating written, a tournament submitted or withdrawn, a player created, a recalculation run);
+where the data records none, the time this server started.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from email.utils import format_datetime
+
+from fastapi import Request, Response
+from pydantic import BaseModel
+
+__all__ = ["conditional_json", "etag_matches"]
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def etag_matches(header: str | None, etag: str) -> bool:
+    """Weak comparison (RFC 9110 §13.1.2): ``W/`` prefixes are ignored; ``*`` matches."""
+    if header is None:
+        return False
+    wanted = etag.removeprefix("W/")
+    for candidate in header.split(","):
+        tag = candidate.strip()
+        if tag == "*" or tag.removeprefix("W/") == wanted:
+            return True
+    return False
+
+
+def conditional_json(request: Request, model: BaseModel, *stamps: datetime | None) -> Response:
+    body = model.model_dump_json().encode("utf-8")
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    known = [_utc(s) for s in stamps if s is not None]
+    modified: datetime = max(known) if known else request.app.state.started_at
+    headers = {
+        "ETag": etag,
+        "Last-Modified": format_datetime(modified.replace(microsecond=0), usegmt=True),
+        "Cache-Control": "no-cache",
+        "Vary": "Authorization",
+    }
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)

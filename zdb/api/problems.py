@@ -1,0 +1,194 @@
+"""Every error as an RFC 9457 problem document (``application/problem+json``).
+
+A problem names its type (a URI under ``/api/v1/problems/``, where each type is described), a
+title, the status, a detail for this occurrence, the request path as ``instance``, and
+``errors``: each wrong field or line (``place``) with what is wrong with it. Domain errors map
+to 4xx; FastAPI's own validation errors, unknown paths and methods become problems too. Anything
+else is a bug: it is logged and answered with a 500 that reveals nothing of the internals.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from zdb.auth.errors import AuthenticationError, PermissionDeniedError
+from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
+from zdb.rating import InvalidInputError
+
+__all__ = [
+    "PROBLEM_MEDIA_TYPE",
+    "PROBLEM_TYPES",
+    "Problem",
+    "ProblemPlace",
+    "ProblemType",
+    "install_problem_handlers",
+    "problem_response",
+    "problem_type_uri",
+]
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "/api/v1/problems/"
+
+_log = logging.getLogger(__name__)
+
+
+class ProblemPlace(BaseModel):
+    place: str = Field(
+        description="the wrong field (query.limit, body.players[2].pid) or line", examples=["query.limit"]
+    )
+    message: str = Field(examples=["Input should be less than or equal to 1000"])
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details."""
+
+    type: str = Field(examples=["/api/v1/problems/not-found"])
+    title: str = Field(examples=["Not found"])
+    status: int = Field(examples=[404])
+    detail: str | None = Field(examples=["player 10000099 does not exist"])
+    instance: str | None = Field(description="the request path", examples=["/api/v1/players/10000099"])
+    errors: list[ProblemPlace] = Field(description="each wrong field or line; empty when none is to blame")
+
+
+class ProblemType(BaseModel):
+    type: str = Field(examples=["/api/v1/problems/not-found"])
+    title: str = Field(examples=["Not found"])
+    status: int = Field(examples=[404])
+    description: str = Field(examples=["The resource does not exist."])
+
+
+_TYPES: dict[str, tuple[int, str, str]] = {
+    "bad-request": (400, "Bad request", "The request cannot be processed as it is."),
+    "unauthorized": (
+        401,
+        "Unauthorized",
+        "The Authorization header is malformed, or its token is unknown or revoked. Send "
+        "'Authorization: Bearer <token>' with a token from 'zdb token create', or no header for public data.",
+    ),
+    "forbidden": (403, "Forbidden", "The token's role or scope does not allow this."),
+    "not-found": (404, "Not found", "The resource does not exist."),
+    "method-not-allowed": (405, "Method not allowed", "The resource does not support this method; see 'Allow'."),
+    "conflict": (409, "Conflict", "The request conflicts with the state of the resource."),
+    "invalid-request": (
+        422,
+        "Invalid request",
+        "A parameter or a field of the body is missing or wrong; 'errors' names each one.",
+    ),
+    "invalid-submission": (422, "Invalid submission", "The submission was refused as a whole; 'errors' lists all."),
+    "internal-error": (500, "Internal error", "A fault of the server. It was logged; the request may be retried."),
+    "http-error": (400, "HTTP error", "An error of the HTTP exchange; 'status' tells which."),
+}
+_BY_STATUS = {
+    status: slug for slug, (status, _, _) in _TYPES.items() if slug not in ("invalid-submission", "http-error")
+}
+
+PROBLEM_TYPES = {
+    slug: ProblemType(type=PROBLEM_BASE + slug, title=title, status=status, description=description)
+    for slug, (status, title, description) in _TYPES.items()
+}
+
+
+def problem_type_uri(slug: str) -> str:
+    return PROBLEM_BASE + slug
+
+
+def problem_response(
+    request: Request,
+    status: int,
+    slug: str,
+    detail: str | None,
+    *,
+    errors: Sequence[tuple[str, str]] = (),
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    title = _TYPES[slug][1] if slug in _TYPES and slug != "http-error" else HTTPStatus(status).phrase
+    body = Problem(
+        type=problem_type_uri(slug),
+        title=title,
+        status=status,
+        detail=detail,
+        instance=request.url.path,
+        errors=[ProblemPlace(place=place, message=message) for place, message in errors],
+    )
+    return JSONResponse(
+        body.model_dump(mode="json"), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
+    )
+
+
+def _place(location: Sequence[Any]) -> str:
+    """("body", "players", 2, "pid") -> "body.players[2].pid"."""
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+async def _validation(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    errors = [(_place(e.get("loc", ())), str(e.get("msg", "invalid"))) for e in error.errors()]
+    names = ", ".join(place for place, _ in errors)
+    return problem_response(request, 422, "invalid-request", f"invalid: {names}", errors=errors)
+
+
+async def _http(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    status = error.status_code
+    slug = _BY_STATUS.get(status, "http-error")
+    detail = error.detail if isinstance(error.detail, str) else None
+    if status == 404:
+        detail = f"nothing is at {request.url.path}"
+    elif status == 405:
+        allowed = (error.headers or {}).get("Allow") or (error.headers or {}).get("allow")
+        detail = f"{request.method} is not allowed here" + (f"; allowed: {allowed}" if allowed else "")
+    return problem_response(request, status, slug, detail, headers=dict(error.headers or {}))
+
+
+_DOMAIN: tuple[tuple[type[DomainError], int, str], ...] = (
+    (AuthenticationError, 401, "unauthorized"),
+    (PermissionDeniedError, 403, "forbidden"),
+    (NotFoundError, 404, "not-found"),
+    (ConflictError, 409, "conflict"),
+    (ValidationError, 422, "invalid-submission"),
+)
+
+
+async def _domain(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, DomainError)
+    status, slug = 400, "bad-request"
+    for kind, code, name in _DOMAIN:
+        if isinstance(error, kind):
+            status, slug = code, name
+            break
+    errors = [(p.place, p.message) for p in error.problems] if isinstance(error, ValidationError) else []
+    headers = {"WWW-Authenticate": 'Bearer realm="zdb"'} if status == 401 else None
+    return problem_response(request, status, slug, str(error), errors=errors, headers=headers)
+
+
+async def _engine_input(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, InvalidInputError)
+    return problem_response(request, 422, "invalid-submission", str(error), errors=[(error.place, error.problem)])
+
+
+async def _bug(request: Request, error: Exception) -> JSONResponse:
+    _log.exception("unhandled error in %s %s", request.method, request.url.path, exc_info=error)
+    return problem_response(request, 500, "internal-error", "an internal error occurred; it was logged")
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(DomainError, _domain)
+    app.add_exception_handler(InvalidInputError, _engine_input)
+    app.add_exception_handler(Exception, _bug)

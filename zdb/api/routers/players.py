@@ -1,0 +1,56 @@
+"""Player search and the player card."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+
+from zdb.api.conditional import conditional_json
+from zdb.api.dependencies import Caller, Paging, RequestSession, get_principal
+from zdb.api.openapi import problems
+from zdb.api.pagination import Page
+from zdb.players import queries
+from zdb.players.schemas import PlayerCard, PlayerSummary
+from zdb.ratings.queries import results_stamp
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/players", tags=["players"], dependencies=[Depends(get_principal)])
+
+
+@router.get("", response_model=Page[PlayerSummary], summary="Search players by name, club or FIDE id")
+def search_players(
+    *,
+    request: Request,
+    session: RequestSession,
+    paging: Paging,
+    name: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            description='Every word must occur in the name, ignoring case, accents and umlauts: "Müller" = "Mueller" '
+            '= "muller"; "Müller, Anna" finds Anna Müller.',
+        ),
+    ] = None,
+    club: Annotated[str | None, Query(min_length=5, max_length=5, description="current members of this club")] = None,
+    fide_id: Annotated[int | None, Query(ge=1)] = None,
+) -> Response:
+    items, total, stamp = queries.search_players(
+        session, name=name, club=club, fide_id=fide_id, limit=paging.limit, offset=paging.offset
+    )
+    return conditional_json(request, paging.page(items, total), stamp, results_stamp(session))
+
+
+@router.get("/{pkz}", response_model=PlayerCard, summary="The player card", responses=problems(404))
+def player_card(
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Caller,
+    pkz: Annotated[int, Path(description="person number (PKZ)")],
+    at: Annotated[date | None, Query(description="also answer the rating on this date (YYYY-MM-DD)")] = None,
+) -> Response:
+    card = queries.player_card(session, pkz, caller, at)
+    return conditional_json(request, card, card.rating_changed_at, results_stamp(session))

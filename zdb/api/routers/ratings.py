@@ -1,0 +1,104 @@
+"""Ratings: top lists, the club software's member list and change feed, and the status of the
+recalculation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from zdb.api.conditional import conditional_json
+from zdb.api.dependencies import Caller, Paging, RequestSession, get_principal
+from zdb.api.openapi import problems
+from zdb.api.pagination import MAX_LIMIT, Page
+from zdb.api.routers.federations import ClubCode
+from zdb.ratings import queries
+from zdb.ratings.schemas import ClubMemberRating, RatingChangeFeed, RecalcStatus, TopListEntry
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["ratings"], dependencies=[Depends(get_principal)])
+
+#: a club's member list is answered in one call: its pages are larger than other lists'
+CLUB_LIMIT = 5000
+
+Prefix = Annotated[str | None, Query(max_length=5, description="club-code prefix of the federation subtree")]
+
+
+@router.get("/ratings/top", response_model=Page[TopListEntry], summary="Top list")
+def top_list(
+    *,
+    request: Request,
+    session: RequestSession,
+    paging: Paging,
+    federation: Prefix = None,
+    age_min: Annotated[int | None, Query(ge=0, le=120, description="year minus birth year, at least")] = None,
+    age_max: Annotated[int | None, Query(ge=0, le=120, description="year minus birth year, at most")] = None,
+    sex: Literal["M", "F", "D"] | None = None,
+    active: Annotated[
+        bool | None, Query(description="true: an active membership; false: passive memberships only")
+    ] = None,
+    year: Annotated[
+        int | None, Query(ge=1900, le=2200, description="the year ages refer to; default: this year")
+    ] = None,
+) -> Response:
+    items, total, stamp = queries.top_list(
+        session, federation=federation, age_min=age_min, age_max=age_max, sex=sex, active=active,
+        year=year or datetime.now(UTC).year, limit=paging.limit, offset=paging.offset,
+    )  # fmt: skip
+    return conditional_json(request, paging.page(items, total), stamp, queries.results_stamp(session))
+
+
+@router.get(
+    "/clubs/{code}/ratings",
+    response_model=Page[ClubMemberRating],
+    summary="A club's members with their ratings (club software)",
+    description="Every current member with rating, index, last evaluation (ISO year-week) and FIDE data, in one "
+    "call. The club's own token (and a referee of its region, and an admin) also sees the non-public fields. "
+    "With changed_since, only members whose rating was written since then.",
+    responses=problems(404),
+)
+def club_ratings(
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Caller,
+    code: ClubCode,
+    changed_since: Annotated[datetime | None, Query(description="ISO date-time; inclusive")] = None,
+    limit: Annotated[int, Query(ge=1, le=CLUB_LIMIT)] = CLUB_LIMIT,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> Response:
+    items, total, stamp = queries.club_ratings(
+        session, code, caller, changed_since=changed_since, limit=limit, offset=offset
+    )
+    page = Page[ClubMemberRating](items=items, total=total, limit=limit, offset=offset)
+    return conditional_json(request, page, stamp, queries.results_stamp(session))
+
+
+@router.get(
+    "/ratings/changes",
+    response_model=RatingChangeFeed,
+    summary="Change feed: players whose rating was written since a moment",
+    description="Poll with the answer's next_changed_since: the polls are inclusive, so no change falls between two "
+    "(a player may appear twice).",
+)
+def rating_changes(
+    *,
+    request: Request,
+    session: RequestSession,
+    changed_since: Annotated[datetime, Query(description="ISO date-time; inclusive")],
+    federation: Prefix = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> Response:
+    items, total, stamp, following = queries.rating_changes(
+        session, since=changed_since, federation=federation, limit=limit, offset=offset
+    )
+    feed = RatingChangeFeed(items=items, total=total, limit=limit, offset=offset, next_changed_since=following)
+    return conditional_json(request, feed, stamp, queries.results_stamp(session))
+
+
+@router.get("/recalculation", response_model=RecalcStatus, summary="Status of the recalculation")
+def recalculation(*, request: Request, session: RequestSession) -> Response:
+    return conditional_json(request, queries.recalc_status(session), queries.results_stamp(session))

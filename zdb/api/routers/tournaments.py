@@ -1,0 +1,95 @@
+"""Tournaments: the list, one tournament, its evaluation report, its crosstable, and the
+explanation of one player's rating change in it."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+
+from zdb.api.conditional import conditional_json
+from zdb.api.dependencies import Paging, RequestSession, get_principal
+from zdb.api.openapi import problems
+from zdb.api.pagination import Page
+from zdb.ratings.queries import explain_rating_change, results_stamp
+from zdb.ratings.schemas import ExplanationOut
+from zdb.tournaments import queries
+from zdb.tournaments.schemas import (
+    Crosstable,
+    EvaluationReport,
+    TournamentDetail,
+    TournamentStatus,
+    TournamentSummary,
+)
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/tournaments", tags=["tournaments"], dependencies=[Depends(get_principal)])
+
+TournamentId = Annotated[int, Path(description="the tournament's id (kept across corrections)")]
+
+
+@router.get("", response_model=Page[TournamentSummary], summary="Tournaments by period, federation subtree and text")
+def list_tournaments(
+    *,
+    request: Request,
+    session: RequestSession,
+    paging: Paging,
+    period_from: Annotated[date | None, Query(alias="from", description="end date on or after")] = None,
+    period_to: Annotated[date | None, Query(alias="to", description="end date on or before")] = None,
+    federation: Annotated[
+        str | None, Query(max_length=5, description="organised in this subtree (club-code prefix)")
+    ] = None,
+    q: Annotated[str | None, Query(max_length=200, description="text in the name, or the acronym")] = None,
+    status: TournamentStatus | None = None,
+) -> Response:
+    items, total, stamp = queries.list_tournaments(
+        session, period_from=period_from, period_to=period_to, federation=federation, text=q, status=status,
+        limit=paging.limit, offset=paging.offset,
+    )  # fmt: skip
+    return conditional_json(request, paging.page(items, total), stamp, results_stamp(session))
+
+
+@router.get("/{tournament_id}", response_model=TournamentDetail, summary="One tournament", responses=problems(404))
+def tournament(*, request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
+    detail = queries.tournament_detail(session, tournament_id)
+    return conditional_json(request, detail, detail.submitted_at, detail.withdrawn_at, results_stamp(session))
+
+
+@router.get(
+    "/{tournament_id}/evaluation",
+    response_model=EvaluationReport,
+    summary="The evaluation report: every participant's figures",
+    responses=problems(404),
+)
+def evaluation(*, request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
+    report = queries.evaluation_report(session, tournament_id)
+    return conditional_json(request, report, report.tournament.submitted_at, results_stamp(session))
+
+
+@router.get(
+    "/{tournament_id}/crosstable",
+    response_model=Crosstable,
+    summary="The crosstable of the current version",
+    responses=problems(404),
+)
+def crosstable(*, request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
+    table = queries.crosstable(session, tournament_id)
+    return conditional_json(request, table, table.tournament.submitted_at, results_stamp(session))
+
+
+@router.get(
+    "/{tournament_id}/players/{pkz}/explanation",
+    response_model=ExplanationOut,
+    summary="Explain a rating change: every term of the formula",
+    description="The rating engine recomputes the player's evaluation from the stored inputs and lays open each "
+    "game's expected score, E with J, E0, fB, SBr and its caps (classic) or K with K0, a and b (WO 2026), and every "
+    "rounding; beside it, the stored figures.",
+    responses=problems(404, 409),
+)
+def explanation(
+    *, request: Request, session: RequestSession, tournament_id: TournamentId, pkz: Annotated[int, Path()]
+) -> Response:
+    explained = explain_rating_change(session, tournament_id, pkz)
+    return conditional_json(request, explained, results_stamp(session))

@@ -1,0 +1,40 @@
+"""``zdb serve``: the REST API under uvicorn, in either mode.
+
+Embedded (no broker): the schema is brought up to date first, for convenience, and the
+recalculation runs in a thread of the one serving process. Production: migrations are the
+one-shot ``zdb db upgrade``; the workers only serve, and changes go to the Celery worker.
+"""
+
+from __future__ import annotations
+
+import click
+
+from zdb.cli.errors import fail
+
+__all__ = ["register"]
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="Processes (production).")
+def serve_command(host: str, port: int, workers: int) -> None:
+    """Serve the REST API (http://HOST:PORT/api/v1, documentation at /api/v1/docs)."""
+    import uvicorn
+
+    from zdb.config import settings
+
+    current = settings()
+    if current.embedded:
+        if workers > 1:
+            fail(
+                "serve", "the embedded mode serves from one process (its recalculation runs in it); set ZDB_BROKER_URL"
+            )
+        from zdb.migrate import upgrade
+
+        upgrade(current.database_url)
+    uvicorn.run("zdb.api.app:app_from_environment", factory=True, host=host, port=port, workers=workers)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(serve_command)

@@ -1,0 +1,86 @@
+"""What the API answers about players: search results and the player card.
+
+Absent values are null, never left out and never 0. The full birth date is non-public: it is
+null unless the caller may see it, and ``private_fields_visible`` says which null is which.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from zdb.tournaments.schemas import EvaluationFigures, UtcDateTime
+
+__all__ = ["CurrentClub", "HistoryEntry", "MembershipOut", "PlayerCard", "PlayerSummary", "RatingAt"]
+
+
+class CurrentClub(BaseModel):
+    club_code: str = Field(examples=["C0327"])
+    club_name: str = Field(examples=["SK Musterstadt 1920"])
+    member_no: int | None = Field(examples=[17])
+    status: Literal["active", "passive"]
+
+
+class MembershipOut(CurrentClub):
+    valid_from: date = Field(examples=["2015-01-01"])
+    valid_until: date | None = Field(description="null: current", examples=[None])
+
+
+class PlayerSummary(BaseModel):
+    pkz: int = Field(description="person number (PKZ)", examples=[10000042])
+    surname: str = Field(examples=["Müller"])
+    given_name: str = Field(examples=["Anna"])
+    sex: str | None = Field(examples=["F"])
+    birth_year: int | None = Field(examples=[1980])
+    fide_id: int | None = Field(examples=[24612345])
+    nation: str | None = Field(examples=["GER"])
+    guest: bool
+    rating: int | None = Field(examples=[1733])
+    rating_index: int | None = Field(examples=[15])
+    clubs: list[CurrentClub] = Field(description="current memberships")
+
+
+class HistoryEntry(BaseModel):
+    """One event of the player's time line: a tournament, the 2026 conversion, a start rating."""
+
+    kind: Literal["tournament", "conversion", "start_rating"]
+    date: date
+    event: str = Field(description="the tournament's acronym or the conversion's name", examples=["BLZ"])
+    tournament_id: int | None = Field(examples=[4])
+    tournament_version: int | None = Field(examples=[1])
+    tournament_name: str | None = Field(examples=["Bezirksliga 2026"])
+    old_rating: int | None = Field(examples=[1729])
+    old_index: int | None = Field(examples=[14])
+    new_rating: int | None = Field(examples=[1733])
+    new_index: int | None = Field(examples=[15])
+    stored: bool | None = Field(description="tournaments: whether the result was written to the rating")
+    evaluation: EvaluationFigures | None = Field(description="tournaments: every figure of the evaluation row")
+
+
+class RatingAt(BaseModel):
+    on: date = Field(description="the date asked for")
+    rating: int | None = Field(examples=[1733])
+    rating_index: int | None = Field(examples=[15])
+    since: date | None = Field(description="date of the event that set it", examples=["2026-09-20"])
+    event: str | None = Field(description="that event", examples=["BLZ"])
+
+
+class PlayerCard(BaseModel):
+    pkz: int = Field(examples=[10000042])
+    surname: str = Field(examples=["Müller"])
+    given_name: str = Field(examples=["Anna"])
+    sex: str | None = Field(examples=["F"])
+    birth_year: int | None = Field(examples=[1980])
+    birth_date: date | None = Field(description="non-public", examples=[None])
+    private_fields_visible: bool = Field(description="whether non-public fields are shown (null then means unknown)")
+    fide_id: int | None = Field(examples=[24612345])
+    nation: str | None = Field(examples=["GER"])
+    guest: bool
+    rating: int | None = Field(examples=[1733])
+    rating_index: int | None = Field(examples=[15])
+    rating_changed_at: UtcDateTime | None = Field(examples=["2026-09-21T08:15:00Z"])
+    memberships: list[MembershipOut] = Field(description="current and past")
+    history: list[HistoryEntry] = Field(description="every event in the order of the time line")
+    rating_at: RatingAt | None = Field(description="the rating on the date asked for with ?at=")

@@ -1,0 +1,387 @@
+"""All SQL of the rating read side: top lists, the club software's member list and change feed,
+the recalculation's status, and the explanation of one rating change.
+
+The explanation re-runs the rating engine (``zdb.rating.explain``) on exactly what the stored
+evaluation used: the tournament's evaluated version and every participant's state before it,
+as the history recorded them; it is shown beside the stored figures.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, String, bindparam, exists, func, select
+from sqlalchemy.orm import Session
+
+from zdb.auth.principal import Principal
+from zdb.errors import ConflictError, NotFoundError
+from zdb.federations.models import Club
+from zdb.players.models import Membership, Player
+from zdb.players.queries import current_clubs
+from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
+from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating, RecalcState
+from zdb.ratings.repository import state_from_columns
+from zdb.ratings.schemas import (
+    ClassicTermsOut,
+    ClubMemberRating,
+    DirtyPosition,
+    ExplainedGame,
+    ExplanationOut,
+    LastRun,
+    RatingChange,
+    RecalcProgress,
+    RecalcStatus,
+    TopListEntry,
+    Wo2026TermsOut,
+)
+from zdb.tournaments.models import GameRow, TournamentRecord
+from zdb.tournaments.queries import FIGURE_COLUMNS, evaluation_figures, like_pattern
+from zdb.tournaments.repository import load_tournaments
+from zdb.tournaments.schemas import EvaluationFigures
+
+__all__ = [
+    "club_ratings",
+    "explain_rating_change",
+    "rating_changes",
+    "recalc_status",
+    "results_stamp",
+    "top_list",
+]
+
+
+def _index(rating: int | None, index: int | None) -> int | None:
+    return None if rating is None else index
+
+
+def _changed_since(session: Session, since: datetime) -> ColumnElement[bool]:
+    """``changed_at >= since``, inclusive and to the second: a duplicate in a feed is harmless, a
+    missed change is not. SQLite keeps the server's timestamps as text to the second."""
+    moment = (since.astimezone(UTC) if since.tzinfo else since.replace(tzinfo=UTC)).replace(microsecond=0)
+    if session.get_bind().dialect.name == "sqlite":
+        text = moment.strftime("%Y-%m-%d %H:%M:%S")
+        return PlayerRating.changed_at >= bindparam("changed_since", text, type_=String)
+    return PlayerRating.changed_at >= moment
+
+
+def top_list(
+    session: Session,
+    *,
+    federation: str | None,
+    age_min: int | None,
+    age_max: int | None,
+    sex: str | None,
+    active: bool | None,
+    year: int,
+    limit: int,
+    offset: int,
+) -> tuple[list[TopListEntry], int, datetime | None]:
+    """Rated players (guests never), best first; equal ratings share a rank. Age is ``year``
+    minus birth year: an age filter leaves out players whose birth year is unknown. Federation
+    and ``active`` look at current memberships (in a club of the subtree, when given)."""
+    p, r, m = Player, PlayerRating, Membership
+    conditions: list[ColumnElement[bool]] = [r.rating.is_not(None), p.guest.is_(False)]
+    if sex is not None:
+        conditions.append(p.sex == sex)
+    if age_min is not None:
+        conditions.append(p.birth_year <= year - age_min)
+    if age_max is not None:
+        conditions.append(p.birth_year >= year - age_max)
+    membership: list[ColumnElement[bool]] = [m.player_pkz == p.pkz, m.valid_until.is_(None)]
+    if federation:
+        membership.append(m.club_code.like(like_pattern(federation, prefix_only=True), escape="\\"))
+    if active is True:
+        conditions.append(exists().where(*membership, m.status == "active"))
+    elif active is False:
+        conditions.append(exists().where(*membership))
+        conditions.append(~exists().where(*membership, m.status == "active"))
+    elif federation:
+        conditions.append(exists().where(*membership))
+    total, changed = session.execute(
+        select(func.count(), func.max(r.changed_at)).select_from(p).join(r, r.player_pkz == p.pkz).where(*conditions)
+    ).one()
+    ranked = (
+        select(p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, r.rating, r.rating_index,
+               func.rank().over(order_by=r.rating.desc()).label("rank"))
+        .join(r, r.player_pkz == p.pkz)
+        .where(*conditions)
+        .subquery()
+    )  # fmt: skip
+    rows = session.execute(
+        select(ranked).order_by(ranked.c.rank, ranked.c.surname, ranked.c.pkz).limit(limit).offset(offset)
+    ).all()
+    clubs = current_clubs(session, [row.pkz for row in rows])
+    items = [
+        TopListEntry(
+            rank=row.rank, pkz=row.pkz, surname=row.surname, given_name=row.given_name, sex=row.sex,
+            birth_year=row.birth_year, fide_id=row.fide_id, nation=row.nation, rating=row.rating,
+            rating_index=row.rating_index, clubs=clubs[row.pkz],
+        )
+        for row in rows
+    ]  # fmt: skip
+    return items, total, changed
+
+
+def club_ratings(
+    session: Session,
+    code: str,
+    viewer: Principal,
+    *,
+    changed_since: datetime | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[ClubMemberRating], int, datetime | None]:
+    """Every current member of a club with his rating, index, last evaluation and FIDE data,
+    in one query; by membership number. Non-public fields only for a caller whose scope covers
+    the club."""
+    if session.get(Club, code) is None:
+        raise NotFoundError(f"no club has the code {code!r}")
+    m, p, r, h = Membership, Player, PlayerRating, HistoryRow
+    conditions: list[ColumnElement[bool]] = [m.club_code == code, m.valid_until.is_(None)]
+    if changed_since is not None:
+        conditions.append(_changed_since(session, changed_since))
+    last_evaluation = (
+        select(func.max(h.event_date))
+        .where(h.player_pkz == p.pkz, h.event_phase == 1, h.evaluated.is_(True))
+        .correlate(p)
+        .scalar_subquery()
+    )
+    total, changed = session.execute(
+        select(func.count(), func.max(r.changed_at))
+        .select_from(m)
+        .join(p, p.pkz == m.player_pkz)
+        .outerjoin(r, r.player_pkz == p.pkz)
+        .where(*conditions)
+    ).one()
+    rows = session.execute(
+        select(m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.birth_date, p.fide_id,
+               p.nation, r.rating, r.rating_index, r.changed_at, last_evaluation.label("last_evaluation"))
+        .join(p, p.pkz == m.player_pkz)
+        .outerjoin(r, r.player_pkz == p.pkz)
+        .where(*conditions)
+        .order_by(m.member_no.is_(None), m.member_no, p.pkz)
+        .limit(limit)
+        .offset(offset)
+    ).all()  # fmt: skip
+    visible = viewer.sees_private([code])
+    items = [_member(row, visible) for row in rows]
+    return items, total, changed
+
+
+def _year_week(day: date | None) -> str | None:
+    if day is None:
+        return None
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def _member(row: Any, visible: bool) -> ClubMemberRating:
+    return ClubMemberRating(
+        pkz=row.pkz,
+        member_no=row.member_no,
+        status=row.status,
+        surname=row.surname,
+        given_name=row.given_name,
+        sex=row.sex,
+        birth_year=row.birth_year,
+        birth_date=row.birth_date if visible else None,
+        private_fields_visible=visible,
+        fide_id=row.fide_id,
+        nation=row.nation,
+        rating=row.rating,
+        rating_index=_index(row.rating, row.rating_index),
+        last_evaluation=_year_week(row.last_evaluation),
+        last_evaluation_end_date=row.last_evaluation,
+        rating_changed_at=row.changed_at,
+    )
+
+
+def rating_changes(
+    session: Session, *, since: datetime, federation: str | None, limit: int, offset: int
+) -> tuple[list[RatingChange], int, datetime | None, datetime]:
+    """Players whose current rating was written at or after ``since`` (oldest change first);
+    returns the page, the total, the latest change among them and where the next poll starts.
+
+    The next poll starts at the latest change visible now: runs are serialised and a run's rows
+    become visible only when it commits, so a change that is still being written will carry a
+    later time than every visible one. Polls are inclusive, so nothing falls between two.
+    """
+    p, r, m = Player, PlayerRating, Membership
+    conditions = [_changed_since(session, since)]
+    if federation:
+        member = exists().where(
+            m.player_pkz == p.pkz,
+            m.valid_until.is_(None),
+            m.club_code.like(like_pattern(federation, prefix_only=True), escape="\\"),
+        )
+        conditions.append(member)
+    total, changed = session.execute(
+        select(func.count(), func.max(r.changed_at)).select_from(r).join(p, p.pkz == r.player_pkz).where(*conditions)
+    ).one()
+    rows = session.execute(
+        select(p.pkz, p.surname, p.given_name, p.fide_id, r.rating, r.rating_index, r.changed_at)
+        .join(p, p.pkz == r.player_pkz)
+        .where(*conditions)
+        .order_by(r.changed_at, p.pkz)
+        .limit(limit)
+        .offset(offset)
+    ).all()
+    latest = session.execute(select(func.max(r.changed_at))).scalar()
+    items = [
+        RatingChange(
+            pkz=row.pkz, surname=row.surname, given_name=row.given_name, fide_id=row.fide_id, rating=row.rating,
+            rating_index=_index(row.rating, row.rating_index), changed_at=row.changed_at,
+        )
+        for row in rows
+    ]  # fmt: skip
+    return items, total, changed, since if latest is None else max(_utc(latest), _utc(since))
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes: they are UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _state(session: Session) -> RecalcState:
+    return session.execute(select(RecalcState).where(RecalcState.id == 1)).scalar_one()
+
+
+def recalc_status(session: Session) -> RecalcStatus:
+    s = _state(session)
+    dirty = None
+    if s.dirty_date is not None:
+        assert s.dirty_phase is not None and s.dirty_text is not None and s.dirty_id is not None
+        dirty = DirtyPosition(date=s.dirty_date, phase=s.dirty_phase, text=s.dirty_text, id=s.dirty_id)
+    running = s.running_since is not None
+    last = None
+    if s.last_finished_at is not None or s.last_error is not None:
+        last = LastRun(
+            started_at=s.last_started_at,
+            finished_at=s.last_finished_at,
+            generation=s.last_generation,
+            evaluated=s.last_evaluated,
+            changed_players=s.last_changed_players,
+            duration_ms=s.last_duration_ms,
+            error=s.last_error,
+        )
+    return RecalcStatus(
+        state="running" if running else "pending" if dirty is not None else "idle",
+        generation=s.generation,
+        dirty_position=dirty,
+        running_since=s.running_since,
+        progress=RecalcProgress(done=s.progress_done, total=s.progress_total) if running else None,
+        last_run=last,
+    )
+
+
+def results_stamp(session: Session) -> datetime | None:
+    """When the stored results last changed or began to: the recalculation's latest moment."""
+    s = _state(session)
+    stamps = [t for t in (s.last_finished_at, s.running_since, s.last_started_at) if t is not None]
+    return max((_utc(t) for t in stamps), default=None)
+
+
+def explain_rating_change(session: Session, tournament_id: int, pkz: int) -> ExplanationOut:
+    """Every term of player ``pkz``'s evaluation in the tournament's evaluated version, beside
+    the stored figures. A tournament never evaluated is a ``ConflictError``."""
+    record = session.get(TournamentRecord, tournament_id)
+    if record is None:
+        raise NotFoundError(f"tournament {tournament_id} does not exist")
+    version = record.evaluated_version
+    if version is None:
+        raise ConflictError(f"tournament {tournament_id} has not been evaluated yet")
+    e = Evaluation
+    stored = session.execute(
+        select(*FIGURE_COLUMNS).where(e.tournament_id == tournament_id, e.version == version, e.player_pkz == pkz)
+    ).first()
+    if stored is None:
+        raise NotFoundError(f"player {pkz} was not evaluated in tournament {tournament_id}")
+    figures = evaluation_figures(stored._mapping)
+    tournament, _ = load_tournaments(session, [(tournament_id, version)])[tournament_id]
+    h = HistoryRow
+    states = {
+        str(row.player_pkz): state_from_columns(row.old_rating, row.old_index, row.old_leftover)
+        for row in session.execute(
+            select(h.player_pkz, h.old_rating, h.old_index, h.old_leftover).where(
+                h.tournament_id == tournament_id, h.tournament_version == version, h.event_phase == 1
+            )
+        )
+    }
+    explanation = explain(tournament, states, str(pkz))
+    names = {
+        row.pkz: f"{row.given_name} {row.surname}".strip()
+        for row in session.execute(
+            select(Player.pkz, Player.given_name, Player.surname).where(
+                Player.pkz.in_([int(p.pid) for p in tournament.players])
+            )
+        )
+    }
+    g = GameRow
+    rounds = {
+        r.seq: r.round
+        for r in session.execute(select(g.seq, g.round).where(g.tournament_id == tournament_id, g.version == version))
+    }
+    row = explanation.row
+    games = [_explained_game(t, names[int(t.opponent)], rounds.get(t.game)) for t in explanation.games]
+    return ExplanationOut(
+        tournament_id=tournament_id,
+        tournament_version=version,
+        acronym=tournament.acronym,
+        end_date=tournament.end_date,
+        pkz=pkz,
+        name=names[pkz],
+        rule_set=explanation.rule_set,
+        stage=row.stage.value,
+        age=explanation.age,
+        age_known=explanation.age_known,
+        r0=row.r0,
+        i0=row.i0,
+        index_used=explanation.index_used,
+        w=row.w,
+        n=row.n,
+        we_exact=explanation.we_exact,
+        we=row.we,
+        at_least_expected=explanation.at_least_expected,
+        games=games,
+        classic=None if explanation.classic is None else _classic_out(explanation.classic),
+        wo2026=None if explanation.wo2026 is None else _wo2026_out(explanation.wo2026),
+        rh=row.rh,
+        rn=row.rn,
+        i_new=row.i_new,
+        stored=row.stored,
+        figures=figures,
+        matches_stored=_figures(explanation) == figures,
+    )
+
+
+def _figures(explanation: Explanation) -> EvaluationFigures:
+    row = explanation.row
+    return EvaluationFigures(
+        rule_set=explanation.rule_set, member=row.member, stage=row.stage.value, fide_start=row.fide_start, r0=row.r0,
+        i0=row.i0, w=row.w, n=row.n, unrated_games=row.unrated_games, we=row.we, e=row.e, k=row.k, rh=row.rh,
+        sonder=row.sonder, rn=row.rn, i_new=row.i_new, stored=row.stored, leftover_used=row.leftover_used,
+        leftover_stored=row.leftover_stored,
+    )  # fmt: skip
+
+
+def _classic_out(c: ClassicTerms) -> ClassicTermsOut:
+    return ClassicTermsOut(
+        j=c.j, e0=float(c.e0), fb=float(c.fb), sbr=c.sbr, e_unbounded=c.e_unbounded, e_min=c.e_min, cap=c.cap,
+        cap_rule=c.cap_rule, e=c.e, rn_exact=c.rn_exact, rn=c.rn,
+    )  # fmt: skip
+
+
+def _wo2026_out(k: Wo2026Terms) -> Wo2026TermsOut:
+    return Wo2026TermsOut(
+        row=k.row, k0=k.k0, a=float(k.a), b=float(k.b), k_exact=float(k.k_exact), k_rounded=float(k.k_rounded),
+        k_max=k.k_max, k=float(k.k), rn_exact=k.rn_exact, floor=k.floor, rn=k.rn,
+    )  # fmt: skip
+
+
+def _explained_game(t: GameTerm, opponent_name: str, round_no: int | None) -> ExplainedGame:
+    return ExplainedGame(
+        game=t.game, round=round_no, opponent_pkz=int(t.opponent), opponent_name=opponent_name,
+        color="white" if t.white else "black", result=t.result, points=t.points, rated=t.rated,
+        unrated_reason=t.unrated_reason, opponent_rating=t.opponent_rating, opponent_basis=t.opponent_basis,
+        difference=t.difference, expected=t.expected,
+    )  # fmt: skip
