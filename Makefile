@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/zdb rate --table zdb/examples/club-championship.json
+	$(BIN)/zdb serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
