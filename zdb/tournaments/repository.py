@@ -78,25 +78,30 @@ def load_tournaments(
             )
         ).all()
     chosen = {(h.tournament_id, h.version) for h in heads}
-    players: dict[int, list[Participant]] = defaultdict(list)
-    games: dict[int, list[Game]] = defaultdict(list)
-    participant_query = select(
-        p.tournament_id, p.version, p.player_pkz, p.birth_year, p.member, p.fide_rating
-    ).order_by(p.tournament_id, p.version, p.position)
-    game_query = select(g.tournament_id, g.version, g.white_pkz, g.black_pkz, g.result).order_by(
-        g.tournament_id, g.version, g.seq
+    participant_query = select(p.tournament_id, p.player_pkz, p.birth_year, p.member, p.fide_rating).order_by(
+        p.tournament_id, p.version, p.position
     )
-    if versions is not None:
+    game_query = select(g.tournament_id, g.white_pkz, g.black_pkz, g.result).order_by(g.tournament_id, g.version, g.seq)
+    if versions is None:  # every current version: filtered by a join, not row by row here
+        participant_query = participant_query.join(
+            current, and_(p.tournament_id == current.c.id, p.version == current.c.current_version)
+        )
+        game_query = game_query.join(
+            current, and_(g.tournament_id == current.c.id, g.version == current.c.current_version)
+        )
+    else:
         participant_query = participant_query.where(tuple_(p.tournament_id, p.version).in_(chosen))
         game_query = game_query.where(tuple_(g.tournament_id, g.version).in_(chosen))
-    for row in session.execute(participant_query):
-        if (row.tournament_id, row.version) in chosen:
-            players[row.tournament_id].append(
-                Participant(str(row.player_pkz), row.birth_year, row.member, row.fide_rating)
-            )
-    for game in session.execute(game_query):
-        if (game.tournament_id, game.version) in chosen:
-            games[game.tournament_id].append(Game(str(game.white_pkz), str(game.black_pkz), _RESULTS[game.result]))
+    # A player appears in many tournaments: one id string per person number.
+    ids: dict[int, str] = {}
+    players: dict[int, list[Participant]] = defaultdict(list)
+    for tid, pkz, birth_year, member, fide_rating in session.execute(participant_query).tuples():
+        pid = ids.setdefault(pkz, str(pkz))
+        players[tid].append(Participant(pid, birth_year, member, fide_rating))
+    games: dict[int, list[Game]] = defaultdict(list)
+    results = _RESULTS
+    for tid, white, black, result in session.execute(game_query.execution_options(yield_per=100_000)).tuples():
+        games[tid].append(Game(ids[white], ids[black], results[result]))
     return {
         h.tournament_id: (
             Tournament(
