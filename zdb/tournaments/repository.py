@@ -95,12 +95,12 @@ def load_tournaments(
     # A player appears in many tournaments: one id string per person number.
     ids: dict[int, str] = {}
     players: dict[int, list[Participant]] = defaultdict(list)
-    for tid, pkz, birth_year, member, fide_rating in session.execute(participant_query).tuples():
+    for tid, pkz, birth_year, member, fide_rating in session.execute(participant_query):
         pid = ids.setdefault(pkz, str(pkz))
         players[tid].append(Participant(pid, birth_year, member, fide_rating))
     games: dict[int, list[Game]] = defaultdict(list)
     results = _RESULTS
-    for tid, white, black, result in session.execute(game_query.execution_options(yield_per=100_000)).tuples():
+    for tid, white, black, result in session.execute(game_query.execution_options(yield_per=100_000)):
         games[tid].append(Game(ids[white], ids[black], results[result]))
     return {
         h.tournament_id: (
