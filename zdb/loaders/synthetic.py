@@ -88,6 +88,7 @@ def load_register(session: Session, world: SyntheticFederation) -> None:
             )
             for p in world.players
             for m in p.memberships
+            if m.until is None or m.until > m.since  # a membership left on its first day never began
         ),
     )
     set_initial_states(session, {int(pid): state for pid, state in world.initial_states.items()})
