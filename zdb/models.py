@@ -1,5 +1,6 @@
 """Every table, imported in one place so that Alembic sees the whole metadata."""
 
+from zdb.api.idempotency_models import IdempotencyKey
 from zdb.auth.models import ApiToken, AuditEntry
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
@@ -16,6 +17,7 @@ __all__ = [
     "Federation",
     "GameRow",
     "HistoryRow",
+    "IdempotencyKey",
     "InitialState",
     "Membership",
     "Participation",

@@ -17,7 +17,9 @@ from fastapi import FastAPI
 from zdb import __version__
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
-from zdb.api.routers import auth, federations, meta, players, ratings, tournaments
+from zdb.api.routers import auth, federations, meta, players, ratings, submissions, tournaments
+from zdb.api.routers import files as files_router
+from zdb.api.routers import tools as tools_router
 from zdb.config import Settings
 from zdb.db import engine_for
 from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
@@ -93,6 +95,9 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.started_at = datetime.now(UTC)
     for router in (players.router, tournaments.router, federations.router, ratings.router, auth.router, meta.router):
         app.include_router(router, prefix=API_PREFIX)
+    app.include_router(submissions.router, prefix=API_PREFIX)
+    app.include_router(files_router.router, prefix=API_PREFIX)
+    app.include_router(tools_router.router, prefix=API_PREFIX)
     install_problem_handlers(app)
     install_openapi(app)
     return app

@@ -37,6 +37,8 @@ __all__ = [
 ]
 
 StateLookup = Callable[[PlayerId], PlayerState]
+#: the order key's phase of a conversion (``timeline.order_key``)
+_CONVERSION_PHASE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,11 +220,15 @@ class IncrementalResult:
     evaluated: int
 
 
+_STORED = object()  # "the stored step's own event": read only if the step is re-evaluated
+
+
 def _merged(
     stored: Iterable[StoredStep], changes: Mapping[OrderKey, Event | None]
-) -> Iterator[tuple[OrderKey, StoredStep | None, Event | None, bool]]:
-    """Walk stored steps and changes together in key order:
-    (key, stored step or None, event now at this key or None, whether it changed)."""
+) -> Iterator[tuple[OrderKey, StoredStep | None, Event | object | None, bool]]:
+    """Walk stored steps and changes together in key order: (key, stored step or None, event
+    now at this key, None or ``_STORED``, whether it changed). A stored step's event is not
+    touched here: a database loads it only when it must be evaluated again."""
     pending = sorted(changes)
     at = 0
     for step in stored:
@@ -233,7 +239,7 @@ def _merged(
             yield step.key, step, changes[step.key], True
             at += 1
         else:
-            yield step.key, step, step.event, False
+            yield step.key, step, _STORED, False
     for key in pending[at:]:
         yield key, None, changes[key], True
 
@@ -262,19 +268,27 @@ def replay_incremental(
     steps: list[Step] = []
     removed: list[OrderKey] = []
     evaluated = 0
-    for key, old, event, changed in _merged(stored, changes):
+    for key, old, new, changed in _merged(stored, changes):
         if key > last_change and not dirty:
             return IncrementalResult(tuple(steps), tuple(removed), frozen_map({}), evaluated)
-        if changed and (isinstance(event, Conversion) or isinstance(old and old.event, Conversion)):
-            raise ValueError(f"a change may not add or remove the conversion at {key}")
-        if isinstance(event, Conversion):
+        if key[1] == _CONVERSION_PHASE:
+            if changed:
+                raise ValueError(f"a change may not add or remove the conversion at {key}")
             if dirty:
-                steps.append(_reconvert(event, old, dirty, state_before))
+                assert old is not None and isinstance(old.event, Conversion)
+                steps.append(_reconvert(old.event, old, dirty, state_before))
             continue
         old_inputs = old.inputs if old is not None else {}
         old_outputs = old.outputs if old is not None else {}
         if not changed and not any(pid in dirty for pid in old_inputs):
             continue  # same event, same inputs: the stored result stands
+        if new is _STORED:
+            assert old is not None
+            event: Event | None = old.event
+        else:
+            assert new is None or isinstance(new, (Tournament, StartRating))
+            event = new
+        assert not isinstance(event, Conversion)
         if event is None:
             removed.append(key)
         participants = list(old_inputs)

@@ -229,8 +229,10 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
     touched_tournaments = [key[3] for key in result.removed if key[1] == 1]
     touched_tournaments += [s.key[3] for s in result.steps if s.evaluation is not None]
     repo.delete_evaluations(session, touched_tournaments)
+    repo.delete_history_at(session, [step.key for step in result.steps if step.partial is None])
     for step in result.steps:
-        repo.delete_history_at(session, [step.key], None if step.partial is None else [int(p) for p in step.partial])
+        if step.partial is not None:  # a conversion re-applied to some players: only their rows
+            repo.delete_history_at(session, [step.key], [int(p) for p in step.partial])
     step_versions = {**stored_versions, **versions}
     repo.insert_history(session, ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps))
     repo.insert_evaluations(session, ((s, step_versions[s.key[3]]) for s in result.steps if s.evaluation is not None))

@@ -289,12 +289,12 @@ def insert_evaluations(session: Session, evaluations: Iterable[tuple[Step, int]]
 def delete_history_at(session: Session, keys: Iterable[OrderKey], players: Iterable[int] | None = None) -> None:
     """Delete the history rows of whole steps, or of some players at one step."""
     wanted = list(keys)
-    if not wanted:
-        return
-    statement = delete(HistoryRow).where(tuple_(*_KEY).in_(wanted))
-    if players is not None:
-        statement = statement.where(HistoryRow.player_pkz.in_(list(players)))
-    session.execute(statement)
+    chosen = None if players is None else list(players)
+    for start in range(0, len(wanted), 1000):
+        statement = delete(HistoryRow).where(tuple_(*_KEY).in_(wanted[start : start + 1000]))
+        if chosen is not None:
+            statement = statement.where(HistoryRow.player_pkz.in_(chosen))
+        session.execute(statement)
 
 
 def delete_evaluations(session: Session, tournament_ids: Iterable[int]) -> None:

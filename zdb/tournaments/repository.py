@@ -89,6 +89,10 @@ def load_tournaments(
         game_query = game_query.join(
             current, and_(g.tournament_id == current.c.id, g.version == current.c.current_version)
         )
+    elif len(chosen) == 1:  # the incremental replay loads one at a time: plain primary-key prefixes
+        ((tid, version),) = chosen
+        participant_query = participant_query.where(p.tournament_id == tid, p.version == version)
+        game_query = game_query.where(g.tournament_id == tid, g.version == version)
     else:
         participant_query = participant_query.where(tuple_(p.tournament_id, p.version).in_(chosen))
         game_query = game_query.where(tuple_(g.tournament_id, g.version).in_(chosen))
@@ -100,7 +104,9 @@ def load_tournaments(
         players[tid].append(Participant(pid, birth_year, member, fide_rating))
     games: dict[int, list[Game]] = defaultdict(list)
     results = _RESULTS
-    for tid, white, black, result in session.execute(game_query.execution_options(yield_per=100_000)):
+    if versions is None:  # millions of rows: streamed from a server-side cursor
+        game_query = game_query.execution_options(yield_per=100_000)
+    for tid, white, black, result in session.execute(game_query):
         games[tid].append(Game(ids[white], ids[black], results[result]))
     return {
         h.tournament_id: (

@@ -1,0 +1,209 @@
+"""The federation's established files for club software: the rating-list ZIP and a club's
+members in the legacy ``|`` layout (layouts and their sources: ``zdb.formats.dsb_files``).
+
+Club scripts mirror these files every night, so both answer conditional GETs: the ``ETag`` is a
+hash of the exact bytes (encoding included), ``If-None-Match`` with it answers a bodiless 304,
+and ``Last-Modified`` is the latest change the data records. Only public data is written, the
+same for every caller, so a token changes nothing here (an invalid one is still refused).
+
+A caller that asks for ``application/json`` (and not for the file's own type) gets a
+description of the file instead of its bytes: name, type, size, the file's ETag and the number
+of lines, for scripts that look before they download.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from email.utils import format_datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from zdb.api.conditional import conditional_json, etag_matches
+from zdb.api.dependencies import RequestSession, get_principal
+from zdb.api.openapi import problems
+from zdb.api.routers.federations import ClubCode
+from zdb.auth.repository import last_write_at
+from zdb.formats import dsb_files
+from zdb.ratings import list_queries
+from zdb.ratings.queries import results_stamp
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["federations and clubs"], dependencies=[Depends(get_principal)])
+
+#: the header telling how many characters were transliterated for a legacy encoding
+TRANSLITERATED_HEADER = "X-Transliterated-Characters"
+
+EncodingName = Literal["utf-8", "utf8", "cp1252", "windows-1252", "latin-1", "latin1", "iso-8859-1"]
+
+Encoding = Annotated[
+    EncodingName,
+    Query(
+        description="utf-8 (default), or a legacy encoding as the federation's old files have: cp1252 "
+        "(windows-1252) or latin-1 (iso-8859-1). A character the legacy encoding lacks is transliterated "
+        f"(č → c; ä stays ä); the {TRANSLITERATED_HEADER} header counts them."
+    ),
+]
+
+_CHARSETS = {"utf-8": "utf-8", "cp1252": "windows-1252", "latin-1": "iso-8859-1"}
+
+
+class FileDescription(BaseModel):
+    """What a download would be, answered instead of it for ``Accept: application/json``."""
+
+    filename: str = Field(examples=["C0327-members.csv"])
+    media_type: str = Field(examples=["text/csv; charset=utf-8; header=present"])
+    size: int = Field(description="bytes", examples=[1834])
+    etag: str = Field(description="the ETag of the file itself", examples=['"5d41402abc4b2a76b9719d911017c592"'])
+    lines: dict[str, int] = Field(
+        description="data lines (without the header) of each file", examples=[{"C0327-members.csv": 4}]
+    )
+    transliterated_characters: int = Field(description="replaced for a legacy encoding", examples=[0])
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _wants_json(request: Request, media_type: str) -> bool:
+    accept = request.headers.get("accept", "")
+    return "application/json" in accept and media_type.split(";", maxsplit=1)[0] not in accept
+
+
+def _file(
+    request: Request,
+    *,
+    written: dsb_files.Written,
+    media_type: str,
+    filename: str,
+    lines: dict[str, int],
+    stamps: list[datetime | None],
+) -> Response:
+    etag = '"' + hashlib.sha256(written.data).hexdigest()[:32] + '"'
+    if _wants_json(request, media_type):
+        description = FileDescription(
+            filename=filename, media_type=media_type, size=len(written.data), etag=etag, lines=lines,
+            transliterated_characters=written.transliterated,
+        )  # fmt: skip
+        answer = conditional_json(request, description, *stamps)
+        answer.headers["Vary"] = "Accept, Authorization"
+        return answer
+    known = [_utc(s) for s in stamps if s is not None]
+    modified: datetime = max(known) if known else request.app.state.started_at
+    headers = {
+        "ETag": etag,
+        "Last-Modified": format_datetime(modified.replace(microsecond=0), usegmt=True),
+        "Cache-Control": "no-cache",
+        "Vary": "Accept",
+        "Content-Disposition": f'attachment; filename="{filename}"',
+        TRANSLITERATED_HEADER: str(written.transliterated),
+    }
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    return Response(written.data, media_type=media_type, headers=headers)
+
+
+def _binary(media_type: str, description: str, example: FileDescription) -> dict[int | str, dict[str, Any]]:
+    return {
+        200: {
+            "description": description + " With Accept: application/json, a description of the file instead.",
+            "model": FileDescription,
+            "content": {
+                media_type: {"schema": {"type": "string", "format": "binary"}},
+                "application/json": {"example": example.model_dump()},
+            },
+            "headers": {
+                "ETag": {"schema": {"type": "string"}, "description": "hash of the exact bytes"},
+                "Last-Modified": {"schema": {"type": "string"}, "description": "the data's latest change"},
+                "Content-Disposition": {"schema": {"type": "string"}, "description": "the file's name"},
+                TRANSLITERATED_HEADER: {
+                    "schema": {"type": "integer"},
+                    "description": "characters transliterated for a legacy encoding (0 for UTF-8)",
+                },
+            },
+        }
+    }
+
+
+_ZIP_EXAMPLE = FileDescription(
+    filename="rating-list-C.zip", media_type="application/zip", size=48213, etag='"9c953a33b1bb894f979ad61e3875ae80"',
+    lines={"spieler.csv": 1204, "vereine.csv": 41, "verbaende.csv": 6}, transliterated_characters=0,
+)  # fmt: skip
+_CLUB_EXAMPLE = FileDescription(
+    filename="C0327-members.csv", media_type="text/csv; charset=windows-1252; header=present", size=355,
+    etag='"43d0dce23e50e52f099c08b92ce17fb6"', lines={"C0327-members.csv": 4}, transliterated_characters=2,
+)  # fmt: skip
+
+_ZIP_DESCRIPTION = """\
+The DSB's rating-list ZIP: `spieler.csv` (`ID,VKZ,Mgl-Nr,Status,Spielername,Geschlecht,\
+Spielberechtigung,Geburtsjahr,Letzte-Auswertung,DWZ,Index,FIDE-Elo,FIDE-Titel,FIDE-ID,FIDE-Land`, one line per \
+current membership), `vereine.csv` (`ZPS,LV,Verband,Vereinname`) and `verbaende.csv` \
+(`Verband,LV,Uebergeordnet,Verbandname`), comma-separated, LF line ends, with the headers club software compares. \
+`Letzte-Auswertung` is the ISO year and week (`YYYYWW`) of the last evaluated tournament's end; absent values are \
+empty fields. Spielberechtigung, FIDE-Elo and FIDE-Titel are not kept by this database and are empty. Public \
+data only: the birth year, never the birth date."""
+
+_CLUB_DESCRIPTION = """\
+A club's current members in the legacy `|`-separated layout of the DSB's club list \
+(`id|nachname|vorname|titel|verein|mglnr|status|dwz|dwzindex|turniercode|turnierende|fideid|fideelo|fidetitel`, \
+14 fields, CRLF line ends, no quoting): one line per current member, by membership number. `turniercode` is the id \
+of the last evaluated tournament here, `turnierende` its end date (YYYY-MM-DD). Public data only."""
+
+
+@router.get(
+    "/files/rating-list.zip",
+    summary="The rating-list ZIP (spieler.csv, vereine.csv, verbaende.csv)",
+    description=_ZIP_DESCRIPTION,
+    response_class=Response,
+    responses={**_binary("application/zip", "The ZIP of the three files.", _ZIP_EXAMPLE), **problems(404)},
+)
+def rating_list(
+    *,
+    request: Request,
+    session: RequestSession,
+    federation: Annotated[
+        str, Query(max_length=4, description="club-code prefix of the federation subtree; empty: the whole DSB")
+    ] = "",
+    encoding: Encoding = "utf-8",
+) -> Response:
+    if federation:
+        list_queries.require_federation(session, federation)
+    members, changed = list_queries.federation_members(session, federation)
+    clubs = list_queries.federation_clubs(session, federation)
+    federations = list_queries.federations_of(session, federation)
+    stamps = [changed, results_stamp(session), last_write_at(session)]
+    known = [_utc(s) for s in stamps if s is not None]
+    written = dsb_files.rating_list_zip(
+        members, clubs, federations, dsb_files.codec_of(encoding), max(known) if known else None
+    )
+    name = f"rating-list-{federation}.zip" if federation else "rating-list.zip"
+    lines = {
+        "spieler.csv": len(members),
+        "vereine.csv": len(clubs),
+        "verbaende.csv": sum(1 for f in federations if f.prefix),  # the DSB itself has no line
+    }
+    return _file(request, written=written, media_type="application/zip", filename=name, lines=lines, stamps=stamps)
+
+
+@router.get(
+    "/clubs/{code}/members.csv",
+    summary="A club's members in the legacy |-separated layout",
+    description=_CLUB_DESCRIPTION,
+    response_class=Response,
+    responses={**_binary("text/csv", "The club's members, one line each.", _CLUB_EXAMPLE), **problems(404)},
+)
+def club_members(
+    *, request: Request, session: RequestSession, code: ClubCode, encoding: Encoding = "utf-8"
+) -> Response:
+    codec = dsb_files.codec_of(encoding)
+    members, changed = list_queries.club_members(session, code)
+    written = dsb_files.club_members_csv(members, codec)
+    media_type = f"text/csv; charset={_CHARSETS[codec]}; header=present"
+    stamps = [changed, results_stamp(session), last_write_at(session)]
+    name = f"{code}-members.csv"
+    return _file(
+        request, written=written, media_type=media_type, filename=name, lines={name: len(members)}, stamps=stamps
+    )

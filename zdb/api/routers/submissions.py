@@ -1,0 +1,344 @@
+"""The referees' endpoints: submit a tournament (JSON or a TRF file), preview its evaluation,
+correct it (a new version under the same id) and withdraw it.
+
+Thin on purpose: the intake (``zdb.tournaments.intake``) reads, checks and matches, the service
+(``zdb.tournaments.service``) stores a version and marks the time line dirty, and the request's
+unit of work commits once and then asks for the recalculation. A refused submission (422 with
+every problem, each with its field path or TRF line) rolls back and stores nothing, newcomers
+included. Every write is recorded in the audit log with the token and the time.
+
+Who may write: an ``admin``, or a ``referee`` whose scope (a club-code prefix) covers the
+tournament's federation; for a correction both the stored and the new federation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
+
+from zdb.api.dependencies import Caller, RequestSession
+from zdb.api.idempotency import MAX_KEY_LENGTH, StoredAnswer, claim, remember, request_hash
+from zdb.api.openapi import problems
+from zdb.auth.errors import PermissionDeniedError
+from zdb.auth.principal import Principal
+from zdb.auth.service import record_write
+from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf, preview
+from zdb.tournaments.models import TournamentRecord, TournamentVersion
+from zdb.tournaments.service import submit_tournaments, withdraw_tournament
+from zdb.tournaments.submission_schemas import MatchedPlayerOut, PreviewOut, SubmissionOut, TournamentIn
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/tournaments", tags=["tournaments"])
+
+_TRF_EXAMPLE = (
+    "012 Vereinsmeisterschaft 2026\n"
+    "042 2026/09/18\n"
+    "052 2026/09/20\n"
+    "122 40/5400+30:1800+30\n"
+    "001    1 m    Mueller, Anna                     2100 GER  4600001 1980/05/17  1.0    1     2 w 1\n"
+    "001    2 m    Schmidt, Dieter                   1900 GER     1234 1975/01/02  0.0    2     1 b 0\n"
+)
+_TRF_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "A FIDE TRF16 / TRF26 file as it is (any of the usual encodings), the national `GER` lines "
+        "carrying DWZ, club code + membership number or person number included. Every problem is answered in one "
+        "422 with its line number.",
+        "content": {
+            "text/plain": {"schema": {"type": "string"}, "example": _TRF_EXAMPLE},
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+        },
+    }
+}
+_WRITE_DESCRIPTION = (
+    "Players are matched by `pkz`, by `club_code` + `member_no` (a current membership), by `fide_id`, then by "
+    "name + birth date; a player found by none is created from name, birth date, sex and `club`. An ambiguous "
+    "match is refused (422) with the candidates in `errors`. Everything is checked before anything is stored "
+    "(spec §3 time control, dates, pairings, results): one 422 lists every problem. With an `Idempotency-Key` "
+    "header a retry is answered with the first answer; the key with another request is a 409."
+)
+_TRF_DESCRIPTION = (
+    "What the file does not say is given as query parameters (`acronym`, `federation`, `kind`, `youth_u12`); "
+    "`name`, `start_date`, `end_date` and `time_control` override the file's records 012, 042, 052 and 122. "
+    "Players are matched by the `GER` national line (person number, or club code + membership number), then by "
+    "FIDE id, then by name + birth date; newcomers are created from the file's data."
+)
+
+TournamentId = Annotated[int, Path(description="the tournament's id (kept across corrections)")]
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        max_length=MAX_KEY_LENGTH,
+        description="any text, unique per intended write (a UUID): a retry with the same key and request is answered "
+        "with the first answer and stores nothing; the same key with another request is a 409",
+    ),
+]
+
+
+def _writer(caller: Caller) -> Principal:
+    """Refuses a caller who may not submit at all before the body is looked at (401/403)."""
+    caller.require("admin", "referee")
+    return caller
+
+
+Writer = Annotated[Principal, Depends(_writer)]
+
+
+async def _raw_body(request: Request) -> bytes:
+    """The TRF file is the body itself; a form upload is refused with how to send it."""
+    if request.headers.get("content-type", "").lower().startswith("multipart/"):
+        raise ValidationError(
+            [
+                ValidationProblem(
+                    "header.Content-Type",
+                    "send the file itself as the body (text/plain or application/octet-stream), "
+                    "e.g. curl --data-binary @file.trf -H 'Content-Type: text/plain'",
+                )
+            ]
+        )
+    return await request.body()
+
+
+RawBody = Annotated[bytes, Depends(_raw_body)]
+
+
+def _authorize(caller: Principal, federation: str | None) -> None:
+    """A referee acts in his subtree only: the tournament's federation must lie inside it."""
+    if caller.role == "admin":
+        return
+    if federation is None or not caller.covers(federation):
+        where = "no federation" if federation is None else f"federation {federation!r}"
+        raise PermissionDeniedError(f"a tournament of {where} lies outside the token's scope {caller.scope!r}")
+
+
+def _who(caller: Principal) -> str:
+    return f"{caller.role} {caller.scope or ''} (token {caller.token_id})".replace("  ", " ")
+
+
+def _stored_federation(session: Session, tournament_id: int, *, for_change: bool) -> str | None:
+    record = session.get(TournamentRecord, tournament_id)
+    if record is None:
+        raise NotFoundError(f"tournament {tournament_id} does not exist")
+    if for_change and record.status == "withdrawn":
+        raise ConflictError(f"tournament {tournament_id} was withdrawn; its id is never reused")
+    current = session.get(TournamentVersion, (tournament_id, record.current_version))
+    assert current is not None
+    return current.federation_prefix
+
+
+def _answer(answer: StoredAnswer) -> JSONResponse:
+    headers = {} if answer.location is None else {"Location": answer.location}
+    return JSONResponse(answer.body, status_code=answer.status, headers=headers)
+
+
+def _store(
+    request: Request,
+    session: Session,
+    caller: Principal,
+    *,
+    key: str | None,
+    digest: str,
+    make: Callable[[], Intake],
+    correction: bool,
+) -> JSONResponse:
+    """Take in, store, record, remember the answer under the key."""
+    if key is not None:
+        first = claim(session, caller, key, digest)
+        if first is not None:
+            return _answer(first)
+    intake = make()
+    [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=_who(caller))
+    created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
+    record_write(
+        session, caller, "tournament.correct" if correction else "tournament.submit", f"tournament {tournament_id}",
+        {"version": version, "acronym": intake.submission.acronym, "players": len(intake.submission.players),
+         "created_players": created},
+    )  # fmt: skip
+    out = SubmissionOut(
+        id=tournament_id,
+        version=version,
+        players=[
+            MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
+            for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
+        ],
+    )
+    location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))
+    answer = StoredAnswer(200 if correction else 201, out.model_dump(mode="json"), location)
+    if key is not None:
+        remember(session, caller, key, answer, tournament_id=tournament_id)
+    return _answer(answer)
+
+
+def _json_digest(request: Request, body: TournamentIn) -> str:
+    return request_hash(request.method, request.url.path, "", body.model_dump(mode="json"))
+
+
+def _trf_digest(request: Request, data: bytes) -> str:
+    query = urlencode(sorted(request.query_params.multi_items()))
+    return request_hash(request.method, request.url.path, query, data)
+
+
+def _nonempty(data: bytes) -> bytes:
+    if not data.strip():
+        raise ValidationError([ValidationProblem("body", "the TRF file is empty")])
+    return data
+
+
+def _trf_meta(
+    *,
+    acronym: Annotated[str, Query(min_length=1, max_length=3, description="three characters", examples=["VMS"])],
+    federation: Annotated[
+        str, Query(max_length=4, description="the organising federation (club-code prefix)", examples=["C03"])
+    ],
+    kind: Annotated[Literal["individual", "team_season"], Query()] = "individual",
+    youth_u12: Annotated[bool, Query(description="a U12 youth tournament (spec §3: 60 minutes)")] = False,
+    name: Annotated[str | None, Query(max_length=200, description="overrides record 012")] = None,
+    start_date: Annotated[date | None, Query(description="overrides record 042")] = None,
+    end_date: Annotated[date | None, Query(description="overrides record 052 (needed when the file lacks it)")] = None,
+    time_control: Annotated[
+        str | None,
+        Query(max_length=100, description="overrides record 122; PGN notation or '90 min + 30 s'"),
+    ] = None,
+) -> TrfMeta:
+    return TrfMeta(acronym, federation, kind, youth_u12, name, start_date, end_date, time_control)
+
+
+_CREATED: dict[int | str, dict[str, Any]] = {
+    201: {
+        "description": "Stored; the recalculation follows. `Location` names the tournament.",
+        "headers": {"Location": {"description": "the tournament", "schema": {"type": "string"}}},
+    }
+}
+
+
+Meta = Annotated[TrfMeta, Depends(_trf_meta)]
+_WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; the recalculation follows."}}
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=SubmissionOut,
+    summary="Submit a tournament as JSON (referee, admin)",
+    description=_WRITE_DESCRIPTION,
+    responses=_CREATED | problems(403, 409),
+)
+def submit_json(
+    *, request: Request, session: RequestSession, caller: Writer, body: TournamentIn, key: IdempotencyKeyHeader = None
+) -> Response:
+    _authorize(caller, body.federation)
+    return _store(
+        request, session, caller, key=key, digest=_json_digest(request, body),
+        make=lambda: intake_json(session, body, create=True), correction=False,
+    )  # fmt: skip
+
+
+@router.post(
+    "/trf",
+    status_code=201,
+    response_model=SubmissionOut,
+    summary="Submit a tournament as a TRF file (referee, admin)",
+    description=_TRF_DESCRIPTION + "\n\n" + _WRITE_DESCRIPTION,
+    responses=_CREATED | problems(403, 409),
+    openapi_extra=_TRF_BODY,
+)
+def submit_trf(
+    *, request: Request, session: RequestSession, caller: Writer, meta: Meta, data: RawBody,
+    key: IdempotencyKeyHeader = None,
+) -> Response:  # fmt: skip
+    _authorize(caller, meta.federation)
+    return _store(
+        request, session, caller, key=key, digest=_trf_digest(request, data),
+        make=lambda: intake_trf(session, _nonempty(data), meta, create=True), correction=False,
+    )  # fmt: skip
+
+
+@router.post(
+    "/preview",
+    response_model=PreviewOut,
+    summary="The evaluation a JSON tournament would get now, stored nowhere (referee, admin)",
+    description="Checked as a submission is; the engine evaluates it on each participant's stored state just "
+    "before its end date. Newcomers are not created (their `pkz` is null).",
+    responses=problems(403),
+)
+def preview_json(*, session: RequestSession, caller: Writer, body: TournamentIn) -> PreviewOut:
+    _authorize(caller, body.federation)
+    return preview(session, intake_json(session, body, create=False))
+
+
+@router.post(
+    "/preview/trf",
+    response_model=PreviewOut,
+    summary="The evaluation a TRF tournament would get now, stored nowhere (referee, admin)",
+    description=_TRF_DESCRIPTION,
+    responses=problems(403),
+    openapi_extra=_TRF_BODY,
+)
+def preview_trf(*, session: RequestSession, caller: Writer, meta: Meta, data: RawBody) -> PreviewOut:
+    _authorize(caller, meta.federation)
+    return preview(session, intake_trf(session, _nonempty(data), meta, create=False))
+
+
+@router.put(
+    "/{tournament_id}",
+    response_model=SubmissionOut,
+    summary="Correct a tournament with JSON: a new version under the same id (referee, admin)",
+    description=_WRITE_DESCRIPTION,
+    responses=problems(403, 404, 409),
+)
+def correct_json(
+    *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: TournamentIn,
+    key: IdempotencyKeyHeader = None,
+) -> Response:  # fmt: skip
+    _authorize(caller, _stored_federation(session, tournament_id, for_change=True))
+    _authorize(caller, body.federation)
+    return _store(
+        request, session, caller, key=key, digest=_json_digest(request, body),
+        make=lambda: intake_json(session, body, create=True, tournament_id=tournament_id), correction=True,
+    )  # fmt: skip
+
+
+@router.put(
+    "/{tournament_id}/trf",
+    response_model=SubmissionOut,
+    summary="Correct a tournament with a TRF file: a new version under the same id (referee, admin)",
+    description=_TRF_DESCRIPTION,
+    responses=problems(403, 404, 409),
+    openapi_extra=_TRF_BODY,
+)
+def correct_trf(
+    *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, meta: Meta,
+    data: RawBody, key: IdempotencyKeyHeader = None,
+) -> Response:  # fmt: skip
+    _authorize(caller, _stored_federation(session, tournament_id, for_change=True))
+    _authorize(caller, meta.federation)
+    return _store(
+        request, session, caller, key=key, digest=_trf_digest(request, data),
+        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, tournament_id=tournament_id),
+        correction=True,
+    )  # fmt: skip
+
+
+@router.delete(
+    "/{tournament_id}",
+    status_code=204,
+    response_class=Response,
+    summary="Withdraw a tournament (referee, admin)",
+    description="The tournament's evaluation is removed by the recalculation that follows; its id is never "
+    "reused (a correction of it is a 409).",
+    responses=_WITHDRAWN | problems(403, 404, 409),
+)
+def withdraw(*, session: RequestSession, caller: Writer, tournament_id: TournamentId) -> Response:
+    _authorize(caller, _stored_federation(session, tournament_id, for_change=False))
+    withdraw_tournament(session, tournament_id, by=_who(caller))
+    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}")
+    return Response(status_code=204)

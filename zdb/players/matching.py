@@ -1,0 +1,172 @@
+"""Finding the players of a submission in the database, and creating the newcomers.
+
+Why: referees know their players by the club's membership number, the person number printed on
+the rating list, or the FIDE id; tournament files carry whichever the pairing program had. The
+person number is our key, so each participant is resolved to one before a tournament is
+stored. Identifications are tried in a fixed order: person number, club code + membership
+number (a current membership), FIDE id, then name + birth date. A player found by none is
+created from name, birth date, sex and club (a membership is added). Two players fitting name +
+birth date is an ambiguity the referee must resolve: it is reported with the candidates,
+never guessed. Flushes, never commits; with ``create=False`` (the preview) nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from zdb.errors import ValidationProblem
+from zdb.federations.models import Club
+from zdb.players.models import Membership, Player
+from zdb.players.names import fold_name
+from zdb.players.service import NewPlayer, create_players
+
+__all__ = ["MatchOutcome", "PlayerQuery", "match_players"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerQuery:
+    """How a submission names one player; ``place`` is where problems are reported."""
+
+    place: str
+    pkz: int | None = None
+    club_code: str | None = None
+    member_no: int | None = None
+    fide_id: int | None = None
+    surname: str | None = None
+    given_name: str | None = None
+    birth_date: date | None = None
+    birth_year: int | None = None
+    sex: str | None = None
+    club: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """Per query: the person number (None for a newcomer not created, in a preview), whether it
+    was created, and every problem found."""
+
+    pkz: tuple[int | None, ...]
+    created: tuple[bool, ...]
+    problems: tuple[ValidationProblem, ...]
+
+
+def _name(surname: str, given_name: str) -> str:
+    return f"{given_name} {surname}".strip()
+
+
+def _by_name(session: Session, query: PlayerQuery) -> list[Player]:
+    assert query.surname is not None
+    folded = fold_name(_name(query.surname, query.given_name or ""))
+    condition = Player.search_name == folded
+    if query.birth_date is not None:
+        condition &= or_(Player.birth_date == query.birth_date, Player.birth_date.is_(None))
+        condition &= or_(Player.birth_year == query.birth_date.year, Player.birth_year.is_(None))
+    elif query.birth_year is not None:
+        condition &= Player.birth_year == query.birth_year
+    return list(session.execute(select(Player).where(condition).order_by(Player.pkz)).scalars())
+
+
+def _find(session: Session, query: PlayerQuery) -> tuple[int | None, list[ValidationProblem]]:
+    """The person number of an existing player, None for a newcomer; or problems."""
+    if query.pkz is not None:
+        if session.get(Player, query.pkz) is None:
+            return None, [ValidationProblem(f"{query.place}.pkz", f"no player has the person number {query.pkz}")]
+        return query.pkz, []
+    if query.club_code is not None and query.member_no is not None:
+        found = session.execute(
+            select(Membership.player_pkz).where(
+                Membership.club_code == query.club_code,
+                Membership.member_no == query.member_no,
+                Membership.valid_until.is_(None),
+            )
+        ).scalar()
+        if found is not None:
+            return found, []
+    if query.fide_id is not None:
+        found = session.execute(select(Player.pkz).where(Player.fide_id == query.fide_id)).scalar()
+        if found is not None:
+            return found, []
+    if not query.surname:
+        return None, [
+            ValidationProblem(
+                query.place,
+                "the player was not found by the given identification, and no name is given to find or create him",
+            )
+        ]
+    candidates = _by_name(session, query)
+    if len(candidates) == 1:
+        return candidates[0].pkz, []
+    if len(candidates) > 1:
+        listed = "; ".join(f"{p.pkz} {_name(p.surname, p.given_name)} ({p.birth_year or 'born ?'})" for p in candidates)
+        return None, [
+            ValidationProblem(
+                query.place,
+                f"ambiguous: {len(candidates)} players fit {_name(query.surname, query.given_name or '')!r}; "
+                f"name one by pkz: candidates {listed}",
+            )
+        ]
+    return None, []
+
+
+def _newcomer_problems(session: Session, query: PlayerQuery) -> list[ValidationProblem]:
+    """A newcomer is created from what is given (name; birth date and sex where known, as many
+    tournament files lack them); only a club that does not exist is refused."""
+    if query.club is not None and session.get(Club, query.club) is None:
+        return [ValidationProblem(f"{query.place}.club", f"no club has the code {query.club!r}")]
+    return []
+
+
+def _new_player(query: PlayerQuery) -> NewPlayer:
+    birth = query.birth_date
+    return NewPlayer(
+        surname=query.surname or "",
+        given_name=query.given_name or "",
+        birth_year=query.birth_year if birth is None else birth.year,
+        birth_date=birth,
+        sex=query.sex,
+        fide_id=query.fide_id,
+    )
+
+
+def match_players(session: Session, queries: Sequence[PlayerQuery], *, create: bool, joined: date) -> MatchOutcome:
+    """Resolve every query; create the newcomers (``create``), their memberships from ``joined``.
+
+    Nothing is created when any problem was found: the caller refuses the whole submission.
+    """
+    found: list[int | None] = []
+    problems: list[ValidationProblem] = []
+    newcomers: list[int] = []
+    holders: dict[tuple[str, int], str] = {}
+    for k, query in enumerate(queries):
+        pkz, trouble = _find(session, query)
+        found.append(pkz)
+        problems += trouble
+        if pkz is None and not trouble:
+            problems += _newcomer_problems(session, query)
+            newcomers.append(k)
+            if query.club is not None and query.member_no is not None and query.club_code == query.club:
+                # One current holder of a membership number per club (the memberships' unique index).
+                other = holders.setdefault((query.club, query.member_no), query.place)
+                if other != query.place:
+                    problems.append(
+                        ValidationProblem(query.place, f"has the membership number {query.member_no} of {other}")
+                    )
+    created = [False] * len(queries)
+    if problems or not create or not newcomers:
+        return MatchOutcome(tuple(found), tuple(created), tuple(problems))
+    new = [_new_player(queries[k]) for k in newcomers]
+    numbers = create_players(session, new)
+    for k, pkz in zip(newcomers, numbers, strict=True):
+        found[k] = pkz
+        created[k] = True
+        club = queries[k].club
+        if club is not None:
+            member_no = queries[k].member_no if queries[k].club_code == club else None
+            session.add(Membership(player_pkz=pkz, club_code=club, member_no=member_no, valid_from=joined))
+    session.flush()
+    return MatchOutcome(tuple(found), tuple(created), tuple(problems))

@@ -1,0 +1,109 @@
+"""The SQL behind the federation's files for club software (``zdb.formats.dsb_files``).
+
+Each file is one set-based query, whatever its size: the members of a whole federation with
+their ratings and last evaluation, its clubs, its federations. The last evaluation is the latest
+evaluated tournament of the player's history (the same definition as the JSON club list of
+``zdb.ratings.queries.club_ratings``), picked by a window over the history rows of exactly the
+players listed, so that no query runs per player. Only public data is selected: the birth date
+never leaves the database here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import Session
+
+from zdb.errors import NotFoundError
+from zdb.federations.models import Club, Federation
+from zdb.formats.dsb_files import ClubRow, FederationRow, MemberRow
+from zdb.players.models import Membership, Player
+from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.tournaments.queries import like_pattern
+
+__all__ = ["club_members", "federation_clubs", "federation_members", "federations_of", "require_federation"]
+
+
+def require_federation(session: Session, prefix: str) -> None:
+    """``NotFoundError`` unless a federation has this club-code prefix."""
+    if session.get(Federation, prefix) is None:
+        raise NotFoundError(f"no federation has the prefix {prefix!r}")
+
+
+def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tuple[list[MemberRow], datetime | None]:
+    """The current memberships matching ``membership`` with their players' public data, by club
+    and membership number; and the latest rating change among them."""
+    m, p, r, h = Membership, Player, PlayerRating, HistoryRow
+    current = [m.valid_until.is_(None), *membership]
+    listed = select(m.player_pkz).where(*current)
+    ranked = (
+        select(
+            h.player_pkz,
+            h.event_date,
+            h.tournament_id,
+            func.row_number()
+            .over(partition_by=h.player_pkz, order_by=(h.event_date.desc(), h.event_text.desc(), h.event_id.desc()))
+            .label("n"),
+        )
+        .where(h.event_phase == 1, h.evaluated.is_(True), h.player_pkz.in_(listed))
+        .subquery()
+    )
+    last = select(ranked.c.player_pkz, ranked.c.event_date, ranked.c.tournament_id).where(ranked.c.n == 1).subquery()
+    rows = session.execute(
+        select(m.club_code, m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id,
+               p.nation, r.rating, r.rating_index, r.changed_at, last.c.event_date, last.c.tournament_id)
+        .join(p, p.pkz == m.player_pkz)
+        .outerjoin(r, r.player_pkz == p.pkz)
+        .outerjoin(last, last.c.player_pkz == p.pkz)
+        .where(*current)
+        .order_by(m.club_code, m.member_no.is_(None), m.member_no, p.pkz)
+    ).all()  # fmt: skip
+    members = [
+        MemberRow(
+            pkz=row.pkz, club_code=row.club_code, member_no=row.member_no, status=row.status, surname=row.surname,
+            given_name=row.given_name, sex=row.sex, birth_year=row.birth_year, rating=row.rating,
+            rating_index=None if row.rating is None else row.rating_index, last_evaluation=row.event_date,
+            last_tournament_id=row.tournament_id, fide_id=row.fide_id, fide_nation=row.nation,
+        )
+        for row in rows
+    ]  # fmt: skip
+    changed = max((row.changed_at for row in rows if row.changed_at is not None), default=None)
+    return members, changed
+
+
+def federation_members(session: Session, prefix: str) -> tuple[list[MemberRow], datetime | None]:
+    """Every current membership in a club of the subtree ``prefix`` (``""``: the whole DSB)."""
+    condition = [Membership.club_code.like(like_pattern(prefix, prefix_only=True), escape="\\")] if prefix else []
+    return _members(session, condition)
+
+
+def club_members(session: Session, code: str) -> tuple[list[MemberRow], datetime | None]:
+    """The current members of one club; ``NotFoundError`` for an unknown club."""
+    if session.get(Club, code) is None:
+        raise NotFoundError(f"no club has the code {code!r}")
+    return _members(session, [Membership.club_code == code])
+
+
+def federation_clubs(session: Session, prefix: str) -> list[ClubRow]:
+    """The clubs of the subtree ``prefix``, by code."""
+    c = Club
+    query = select(c.code, c.name, c.federation_prefix).order_by(c.code)
+    if prefix:
+        query = query.where(c.code.like(like_pattern(prefix, prefix_only=True), escape="\\"))
+    return [
+        ClubRow(code=row.code, name=row.name, federation_prefix=row.federation_prefix) for row in session.execute(query)
+    ]
+
+
+def federations_of(session: Session, prefix: str) -> list[FederationRow]:
+    """The federation ``prefix`` and every federation below it, by prefix."""
+    f = Federation
+    query = select(f.prefix, f.name, f.parent_prefix).order_by(f.prefix)
+    if prefix:
+        query = query.where(f.prefix.like(like_pattern(prefix, prefix_only=True), escape="\\"))
+    return [
+        FederationRow(prefix=row.prefix, name=row.name, parent_prefix=row.parent_prefix)
+        for row in session.execute(query)
+    ]

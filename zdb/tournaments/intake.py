@@ -1,0 +1,277 @@
+"""From what a referee sends (JSON or a TRF file) to a ``TournamentSubmission`` of person numbers.
+
+Why this layer: both inputs name players the referee's way and carry the tournament's data in
+their own shape. Each is turned into one draft (players as ``PlayerQuery``, games by start
+number, problems found while reading), then checked as a whole: the rules of
+``validation.py`` (spec §3 time control, dates, pairings, kind), the federation, and the
+player matching. Every problem, with its field path (``body.players[2].pkz``) or TRF line
+(``line 14``), is raised in one ``ValidationError``; newcomers are created only when nothing
+else is wrong, so a refused submission writes nothing. ``preview`` evaluates the result with
+the engine on the participants' stored states before the end date, writing nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from sqlalchemy.orm import Session
+
+from zdb.errors import ValidationError, ValidationProblem
+from zdb.federations.models import Federation
+from zdb.formats.trf import TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games, parse_trf
+from zdb.players.matching import PlayerQuery, match_players
+from zdb.rating import EMPTY_STATE, InvalidInputError, PlayerState, ResultCode, evaluate_tournament
+from zdb.ratings.models import InitialState
+from zdb.ratings.repository import state_before, state_from_columns
+from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission
+from zdb.tournaments.submission_schemas import PreviewOut, PreviewRowOut, TournamentIn
+from zdb.tournaments.validation import check_dates, check_kind, check_pairings, check_time_control
+
+__all__ = ["Intake", "TrfMeta", "intake_json", "intake_trf", "preview"]
+
+#: the order key's id of a previewed tournament: after every stored one of its date and acronym
+_PREVIEW_ID = 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class TrfMeta:
+    """What a TRF file does not say (or what overrides it): given as query parameters."""
+
+    acronym: str
+    federation: str
+    kind: str = "individual"
+    youth_u12: bool = False
+    name: str | None = None
+    start_date: date | None = None
+    end_date: date | None = None
+    time_control: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Intake:
+    """A checked submission: the service's input, and per player (in start-number order) the
+    person number (negative: a newcomer a preview did not create), whether it was created, and
+    the name as submitted."""
+
+    submission: TournamentSubmission
+    created: tuple[bool, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Entry:
+    query: PlayerQuery
+    name: str
+    birth_year: int | None
+    member: bool
+    fide_rating: int | None
+
+
+@dataclass(slots=True)
+class _Draft:
+    acronym: str
+    federation: str
+    kind: str
+    youth_u12: bool
+    name: str
+    start_date: date | None
+    end_date: date | None
+    round_dates: list[date]
+    time_control: str | None
+    players: list[_Entry]
+    games: list[tuple[int | None, int | None, int, int, str]]  # round, board, white, black (start numbers), result
+    places: dict[str, str]  # field -> where it came from ("body.time_control", "line 7")
+    problems: list[ValidationProblem] = field(default_factory=list)
+    check_pairs: bool = True  # a TRF's pairings were checked by the reader from both sides
+
+
+def _from_json(body: TournamentIn) -> _Draft:
+    players = [
+        _Entry(
+            PlayerQuery(
+                place=f"body.players[{k}]", pkz=p.pkz, club_code=p.club_code, member_no=p.member_no,
+                fide_id=p.fide_id, surname=p.surname, given_name=p.given_name, birth_date=p.birth_date,
+                birth_year=p.birth_year, sex=p.sex, club=p.club,
+            ),
+            f"{p.given_name or ''} {p.surname or ''}".strip(),
+            p.birth_year if p.birth_year is not None else (p.birth_date.year if p.birth_date else None),
+            p.member,
+            p.fide_rating,
+        )
+        for k, p in enumerate(body.players)
+    ]  # fmt: skip
+    return _Draft(
+        acronym=body.acronym, federation=body.federation, kind=body.kind, youth_u12=body.youth_u12, name=body.name,
+        start_date=body.start_date, end_date=body.end_date, round_dates=list(body.round_dates),
+        time_control=body.time_control,
+        players=players, games=[(g.round, g.board, g.white, g.black, g.result) for g in body.games],
+        places={name: f"body.{name}" for name in ("acronym", "federation", "kind", "time_control")},
+    )  # fmt: skip
+
+
+def _trf_problem(problem: TrfProblem) -> ValidationProblem:
+    place = "file" if problem.line is None else f"line {problem.line}"
+    where = (f"column {problem.column}, " if problem.column else "") + (f"{problem.field}: " if problem.field else "")
+    return ValidationProblem(place, where + problem.message)
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    """TRF names are "Surname, Given name"."""
+    surname, _, given = name.partition(",")
+    return surname.strip(), given.strip()
+
+
+def _german(player: TrfPlayer) -> TrfNationalRecord | None:
+    return next((n for n in player.national if n.federation == "GER"), None)
+
+
+def _trf_entry(player: TrfPlayer) -> _Entry:
+    ger = _german(player)
+    surname, given = _split_name(player.name or (ger.name if ger else ""))
+    sex = {"m": "M", "w": "F", "f": "F"}.get((player.sex or (ger.sex if ger else None) or "").lower())
+    member_no = ger.member_no if ger and ger.member_no and ger.member_no.isdigit() else None
+    person_no = ger.person_no if ger and ger.person_no and ger.person_no.isdigit() else None
+    birth_date = player.birth_date or (ger.birth_date if ger else None)
+    birth_year = player.birth_year or (ger.birth_year if ger else None)
+    club = ger.club_code if ger else None
+    query = PlayerQuery(
+        place=f"line {player.line}", pkz=None if person_no is None else int(person_no), club_code=club,
+        member_no=None if member_no is None else int(member_no), fide_id=player.fide_id, surname=surname or None,
+        given_name=given, birth_date=birth_date, birth_year=birth_year, sex=sex, club=club,
+    )  # fmt: skip
+    # A player of another federation without a German line is a guest (spec: not a member).
+    member = ger is not None or player.federation in (None, "", "GER")
+    return _Entry(query, f"{given} {surname}".strip(), birth_year, member, player.rating)
+
+
+def _from_trf(document: TrfDocument, meta: TrfMeta) -> _Draft:
+    players = sorted(document.players, key=lambda p: p.start_no)
+    position = {p.start_no: k + 1 for k, p in enumerate(players)}
+    games: list[tuple[int | None, int | None, int, int, str]] = []
+    for game in iter_games(document):
+        if game.result is ResultCode.DRAW and not game.rated:
+            continue  # spec §3: a draw before move 1 (D/D) is not rated; the engine has no unrated draw code
+        games.append((game.round, None, position[game.white], position[game.black], game.result.value))
+    round_dates = list(document.round_dates)
+    return _Draft(
+        acronym=meta.acronym, federation=meta.federation, kind=meta.kind, youth_u12=meta.youth_u12,
+        name=meta.name if meta.name is not None else (document.name or ""),
+        start_date=meta.start_date or document.start_date, end_date=meta.end_date or document.end_date,
+        round_dates=[d for d in round_dates if d is not None] if all(round_dates) else [],
+        time_control=meta.time_control or document.time_control,
+        players=[_trf_entry(p) for p in players], games=games,
+        places={
+            "acronym": "query.acronym", "federation": "query.federation", "kind": "query.kind",
+            "time_control": "query.time_control" if meta.time_control else "record 122 (time control)",
+            "end_date": "query.end_date" if meta.end_date else "record 052 (end date)",
+        },
+        problems=[_trf_problem(p) for p in document.errors], check_pairs=False,
+    )  # fmt: skip
+
+
+def _check(session: Session, draft: _Draft) -> list[ValidationProblem]:
+    """Everything but the player matching."""
+    places = draft.places
+    problems = list(draft.problems)
+    if len(draft.acronym) != 3:
+        problems.append(ValidationProblem(places["acronym"], f"must have 3 characters, got {draft.acronym!r}"))
+    if session.get(Federation, draft.federation) is None:
+        problems.append(ValidationProblem(places["federation"], f"no federation has the prefix {draft.federation!r}"))
+    problems += [ValidationProblem(places["kind"], p.message) for p in check_kind(draft.kind)]
+    problems += check_time_control(draft.time_control, youth_u12=draft.youth_u12, place=places["time_control"])
+    if draft.end_date is None:
+        problems.append(ValidationProblem(places.get("end_date", "end_date"), "the end date is required"))
+    else:
+        rounds = max((g[0] or 0 for g in draft.games), default=0)
+        prefix = "body." if draft.check_pairs else ""
+        problems += [
+            ValidationProblem(prefix + p.place, p.message)
+            for p in check_dates(draft.start_date, draft.end_date, draft.round_dates, rounds=rounds)
+        ]
+    if draft.check_pairs:
+        problems += check_pairings(
+            len(draft.players), [(g[0], g[2], g[3], g[4]) for g in draft.games], place="body.games"
+        )
+    return problems
+
+
+def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int | None) -> Intake:
+    problems = _check(session, draft)
+    joined = draft.end_date or date.today()
+    outcome = match_players(session, [e.query for e in draft.players], create=create and not problems, joined=joined)
+    problems += outcome.problems
+    numbers: list[int] = []
+    first: dict[int, str] = {}
+    for k, (entry, pkz) in enumerate(zip(draft.players, outcome.pkz, strict=True)):
+        if pkz is None:
+            numbers.append(-(k + 1))  # a newcomer not created (preview, or a refused submission)
+            continue
+        if pkz in first:
+            problems.append(ValidationProblem(entry.query.place, f"is the same player ({pkz}) as {first[pkz]}"))
+        first.setdefault(pkz, entry.query.place)
+        numbers.append(pkz)
+    if problems:
+        raise ValidationError(problems)
+    assert draft.end_date is not None
+    submission = TournamentSubmission(
+        acronym=draft.acronym, end_date=draft.end_date, name=draft.name, start_date=draft.start_date,
+        round_dates=tuple(draft.round_dates), time_control=draft.time_control, kind=draft.kind,
+        federation_prefix=draft.federation, tournament_id=tournament_id,
+        players=tuple(
+            SubmittedPlayer(pkz, e.birth_year, e.member, e.fide_rating)
+            for pkz, e in zip(numbers, draft.players, strict=True)
+        ),
+        games=tuple(
+            SubmittedGame(numbers[w - 1], numbers[b - 1], result, round_no, board)
+            for round_no, board, w, b, result in draft.games
+        ),
+    )  # fmt: skip
+    try:
+        submission.engine_view(tournament_id or _PREVIEW_ID)
+    except InvalidInputError as error:  # pragma: no cover - the checks above catch these first
+        raise ValidationError([ValidationProblem(error.place, error.problem)]) from None
+    return Intake(submission, outcome.created, tuple(e.name for e in draft.players))
+
+
+def intake_json(session: Session, body: TournamentIn, *, create: bool, tournament_id: int | None = None) -> Intake:
+    """A JSON submission, checked and matched (newcomers created when ``create``)."""
+    return _finish(session, _from_json(body), create=create, tournament_id=tournament_id)
+
+
+def intake_trf(
+    session: Session, data: bytes, meta: TrfMeta, *, create: bool, tournament_id: int | None = None
+) -> Intake:
+    """A TRF file read by ``zdb.formats.trf``: its errors (with line numbers) and ours in one list."""
+    return _finish(session, _from_trf(parse_trf(data), meta), create=create, tournament_id=tournament_id)
+
+
+def _states(session: Session, submission: TournamentSubmission) -> dict[str, PlayerState]:
+    known = [p.pkz for p in submission.players if p.pkz > 0]
+    initial = {
+        str(r.player_pkz): state_from_columns(r.rating, r.rating_index, r.leftover)
+        for r in session.query(InitialState).filter(InitialState.player_pkz.in_(known))
+    }
+    key = (submission.end_date, 1, submission.acronym, _PREVIEW_ID)
+    states = {str(pkz): state_before(session, initial, str(pkz), key) for pkz in known}
+    states.update({str(p.pkz): EMPTY_STATE for p in submission.players if p.pkz < 0})
+    return states
+
+
+def preview(session: Session, intake: Intake) -> PreviewOut:
+    """The evaluation the tournament would get now (spec §1's rule set of its end date), from
+    each participant's stored state just before it; nothing is written."""
+    submission = intake.submission
+    evaluation = evaluate_tournament(submission.engine_view(_PREVIEW_ID), _states(session, submission))
+    rows = []
+    for k, (row, player) in enumerate(zip(evaluation.rows, submission.players, strict=True)):
+        rows.append(
+            PreviewRowOut(
+                start_no=k + 1, pkz=player.pkz if player.pkz > 0 else None, name=intake.names[k],
+                rule_set=evaluation.rule_set, member=row.member, stage=row.stage.value,
+                fide_start=row.fide_start, r0=row.r0, i0=row.i0, w=row.w, n=row.n, unrated_games=row.unrated_games,
+                we=row.we, e=row.e, k=row.k, rh=row.rh, sonder=row.sonder, rn=row.rn, i_new=row.i_new,
+                stored=row.stored, leftover_used=row.leftover_used, leftover_stored=row.leftover_stored,
+            )
+        )  # fmt: skip
+    return PreviewOut(rule_set=evaluation.rule_set, rows=rows)

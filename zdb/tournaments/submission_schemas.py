@@ -1,0 +1,118 @@
+"""What a referee sends to submit, correct or preview a tournament, and what he gets back.
+
+Why a schema apart from ``schemas.py`` (the read side): a submission names players by the ways a
+referee knows them (person number, club code + membership number, FIDE id, or name and birth
+date of a newcomer) and games by start numbers, not by our keys. Types are checked here; the
+rules (spec §3 time control, dates, pairings) in ``validation.py``, so that one answer lists them
+all. Absent values are null.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from zdb.tournaments.schemas import EvaluationFigures
+
+__all__ = [
+    "GameIn",
+    "MatchedPlayerOut",
+    "PlayerIn",
+    "PreviewOut",
+    "PreviewRowOut",
+    "SubmissionOut",
+    "TournamentIn",
+]
+
+
+class PlayerIn(BaseModel):
+    """One participant: who he is (any one of the identifications, or a newcomer's data) and his
+    figures in this tournament. Identifications are tried in order: ``pkz``, ``club_code`` +
+    ``member_no`` (a current membership), ``fide_id``, then name + birth date; a player found
+    by none is created from ``surname``, ``given_name``, ``birth_date``, ``sex`` and ``club``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pkz: int | None = Field(default=None, description="the person number", examples=[10000042])
+    club_code: str | None = Field(default=None, max_length=5, description="with member_no", examples=["C0327"])
+    member_no: int | None = Field(default=None, ge=0, examples=[17])
+    fide_id: int | None = Field(default=None, ge=1, examples=[4600001])
+    surname: str | None = Field(default=None, max_length=100, examples=["Müller"])
+    given_name: str | None = Field(default=None, max_length=100, examples=["Anna"])
+    birth_date: date | None = Field(default=None, examples=["1980-05-17"])
+    sex: Literal["M", "F", "D"] | None = Field(default=None, examples=["F"])
+    club: str | None = Field(
+        default=None, max_length=5, description="a newcomer's club (code): a membership is added", examples=["C0327"]
+    )
+    birth_year: int | None = Field(
+        default=None, ge=1850, le=2200, description="for the evaluation; default: the player's", examples=[1980]
+    )
+    member: bool = Field(default=True, description="a member of the federation (false: a guest)")
+    fide_rating: int | None = Field(default=None, ge=0, le=3500, examples=[None])
+
+
+class GameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    round: int | None = Field(default=None, ge=1, examples=[1])
+    board: int | None = Field(default=None, ge=1, examples=[1])
+    white: int = Field(description="start number: 1-based position in players", examples=[1])
+    black: int = Field(description="start number: 1-based position in players", examples=[2])
+    result: str = Field(
+        description="white's score first: 1-0, 0-1, 1/2-1/2 (rated); +-, -+, --, 0-0, 1/2-0, 0-1/2 (not rated)",
+        examples=["1-0"],
+    )
+
+
+class TournamentIn(BaseModel):
+    """A finished tournament as JSON."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    acronym: str = Field(min_length=1, max_length=3, description="three characters", examples=["VMS"])
+    name: str = Field(default="", max_length=200, examples=["Vereinsmeisterschaft 2026"])
+    federation: str = Field(
+        max_length=4, description="the organising federation (club-code prefix, in a referee's scope)", examples=["C03"]
+    )
+    kind: Literal["individual", "team_season"] = "individual"
+    start_date: date | None = Field(default=None, examples=["2026-09-18"])
+    end_date: date = Field(examples=["2026-09-20"])
+    round_dates: list[date] = Field(default_factory=list, examples=[["2026-09-18", "2026-09-19", "2026-09-20"]])
+    time_control: str = Field(
+        max_length=100,
+        description="PGN TimeControl notation (periods ':'-separated, each 'moves/seconds+increment') or "
+        "written out ('90 min + 30 s'); spec §3: at least 90 minutes (U12 youth: 60)",
+        examples=["40/5400+30:1800+30"],
+    )
+    youth_u12: bool = Field(default=False, description="a youth tournament for U12 and younger (spec §3: 60 minutes)")
+    players: list[PlayerIn] = Field(min_length=1, max_length=5000)
+    games: list[GameIn] = Field(default_factory=list, max_length=200_000)
+
+
+class MatchedPlayerOut(BaseModel):
+    start_no: int = Field(examples=[1])
+    pkz: int = Field(examples=[10000042])
+    created: bool = Field(description="the player was not known and was created from the submitted data")
+
+
+class SubmissionOut(BaseModel):
+    id: int = Field(examples=[8])
+    version: int = Field(examples=[1])
+    status: Literal["received"] = "received"
+    players: list[MatchedPlayerOut]
+
+
+class PreviewRowOut(EvaluationFigures):
+    start_no: int = Field(examples=[1])
+    pkz: int | None = Field(description="null: a newcomer who would be created", examples=[10000042])
+    name: str = Field(examples=["Anna Müller"])
+
+
+class PreviewOut(BaseModel):
+    """The evaluation the tournament would get now, from its participants' stored states before
+    its end date; nothing is stored."""
+
+    rule_set: str = Field(examples=["wo2026"])
+    rows: list[PreviewRowOut]

@@ -1,0 +1,189 @@
+"""Checks a submitted tournament must pass before anything is stored, kept pure (no database).
+
+Why a module of its own: a referee's upload is answered with one complete list of what is wrong,
+so every check here collects ``ValidationProblem`` s instead of stopping at the first; the intake
+(``zdb.tournaments.intake``) adds what only the database can tell (player matching, federations)
+and raises once. The time control rules are those of spec §3.
+
+Time controls are read in the PGN ``TimeControl`` notation (periods separated by ``:``, each
+``moves/seconds``, ``seconds`` or ``seconds+increment``, e.g. ``40/5400+30:1800+30``), or written
+out as ``90 min + 30 s`` (periods separated by ``,`` or ``:``, an optional ``40 moves /`` before).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from zdb.errors import ValidationProblem
+from zdb.tournaments.models import RESULT_CODES
+
+__all__ = [
+    "KINDS",
+    "Period",
+    "check_dates",
+    "check_kind",
+    "check_pairings",
+    "check_time_control",
+    "parse_time_control",
+    "time_control_minutes",
+]
+
+KINDS = ("individual", "team_season")
+#: spec §3: minutes every player must get per game (U12 youth tournaments: 60)
+REQUIRED_MINUTES, REQUIRED_MINUTES_U12 = 90, 60
+#: spec §3: minutes the first of several periods must give (U12: 40), moves 40 where unstated
+FIRST_PERIOD_MINUTES, FIRST_PERIOD_MINUTES_U12 = 60, 40
+DEFAULT_MOVES = 40
+
+_PGN_PERIOD = re.compile(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?")
+_WORDS_PERIOD = re.compile(
+    r"(?:(\d+)\s*(?:moves?|z(?:ü|ue)ge)?\s*(?:/|in)\s*)?(\d+)\s*(?:min(?:utes?)?|')"
+    r"(?:\s*\+\s*(\d+)\s*(?:s(?:ec(?:onds?)?)?|\"))?(?:\s*(?:/|per)\s*(?:move|zug))?",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """One period of a time control: base time and increment in seconds, its number of moves
+    (None: the rest of the game)."""
+
+    seconds: int
+    increment: int = 0
+    moves: int | None = None
+
+
+def parse_time_control(text: str) -> tuple[Period, ...] | None:
+    """The periods of ``text`` (PGN notation or written out); None when it cannot be read."""
+    text = text.strip()
+    if not text:
+        return None
+    pgn = [_PGN_PERIOD.fullmatch(part.strip()) for part in text.split(":")]
+    if all(pgn):
+        return tuple(
+            Period(int(m[2]), int(m[3] or 0), None if m[1] is None else int(m[1])) for m in pgn if m is not None
+        )
+    words = [_WORDS_PERIOD.fullmatch(part.strip()) for part in re.split(r"[,:;]|\s+\+\s+(?=\d+\s*min)", text)]
+    if all(words):
+        return tuple(
+            Period(int(m[2]) * 60, int(m[3] or 0), None if m[1] is None else int(m[1])) for m in words if m is not None
+        )
+    return None
+
+
+def time_control_minutes(periods: Sequence[Period]) -> float:
+    """spec §3: the sum of all periods' base times + 60 × the per-move increment (the first
+    period's increment, the one in force at move 60 in every usual control), in minutes."""
+    return sum(p.seconds for p in periods) / 60 + periods[0].increment
+
+
+def _first_period_minutes(period: Period) -> float:
+    """spec §3: the first period's base time plus its increment over its moves (40 where unstated)."""
+    return (period.seconds + period.increment * (period.moves or DEFAULT_MOVES)) / 60
+
+
+def _minutes(value: float) -> str:
+    return f"{value:g}"
+
+
+def check_time_control(text: str | None, *, youth_u12: bool, place: str = "time_control") -> list[ValidationProblem]:
+    """spec §3: a tournament is rated only if its time control gives every player 90 minutes
+    (U12: 60), and with several periods its first period 60 minutes (U12: 40)."""
+    if text is None or not text.strip():
+        return [ValidationProblem(place, "is required: spec §3 rates only tournaments with a qualifying time control")]
+    periods = parse_time_control(text)
+    if periods is None:
+        return [
+            ValidationProblem(
+                place, f"cannot read {text!r}: write it in PGN notation ('40/5400+30:1800+30') or as '90 min + 30 s'"
+            )
+        ]
+    problems = []
+    required = REQUIRED_MINUTES_U12 if youth_u12 else REQUIRED_MINUTES
+    minutes = time_control_minutes(periods)
+    if minutes < required:
+        problems.append(
+            ValidationProblem(
+                place,
+                f"{text!r} gives {_minutes(minutes)} minutes per player (base times + 60 × increment); "
+                f"spec §3 requires {required} minutes{' for U12 youth' if youth_u12 else ''}",
+            )
+        )
+    if len(periods) > 1:
+        first_required = FIRST_PERIOD_MINUTES_U12 if youth_u12 else FIRST_PERIOD_MINUTES
+        first = _first_period_minutes(periods[0])
+        if first < first_required:
+            problems.append(
+                ValidationProblem(
+                    place,
+                    f"the first period of {text!r} gives {_minutes(first)} minutes; "
+                    f"spec §3 requires {first_required} minutes{' for U12 youth' if youth_u12 else ''}",
+                )
+            )
+    return problems
+
+
+def check_dates(
+    start_date: date | None, end_date: date, round_dates: Sequence[date], *, rounds: int = 0
+) -> list[ValidationProblem]:
+    """The end not before the start; every round date inside the tournament, in order; a date
+    for each round played when round dates are given."""
+    problems = []
+    if start_date is not None and start_date > end_date:
+        problems.append(ValidationProblem("end_date", f"{end_date} lies before the start date {start_date}"))
+    first = start_date or date.min
+    for k, day in enumerate(round_dates):
+        if not first <= day <= end_date:
+            problems.append(
+                ValidationProblem(
+                    f"round_dates[{k}]", f"{day} lies outside the tournament ({start_date} to {end_date})"
+                )
+            )
+        if k and day < round_dates[k - 1]:
+            problems.append(ValidationProblem(f"round_dates[{k}]", f"{day} lies before the previous round's date"))
+    if round_dates and rounds > len(round_dates):
+        problems.append(
+            ValidationProblem("round_dates", f"{len(round_dates)} dates given, but games are paired in {rounds} rounds")
+        )
+    return problems
+
+
+def check_kind(kind: str) -> list[ValidationProblem]:
+    """spec §3: a team season (one league season) is one tournament; nothing else is known."""
+    if kind not in KINDS:
+        return [ValidationProblem("kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")]
+    return []
+
+
+def check_pairings(
+    players: int, games: Sequence[tuple[int | None, int, int, str]], *, place: str = "games"
+) -> list[ValidationProblem]:
+    """Games given as (round, white, black, result) with 1-based start numbers: both in the
+    list, not the same, a known result code, and nobody paired twice in one round."""
+    problems = []
+    seen: dict[tuple[int, int], int] = {}
+    for k, (round_no, white, black, result) in enumerate(games):
+        where = f"{place}[{k}]"
+        for side, start_no in (("white", white), ("black", black)):
+            if not 1 <= start_no <= players:
+                problems.append(ValidationProblem(f"{where}.{side}", f"no player has the start number {start_no}"))
+        if white == black:
+            problems.append(ValidationProblem(where, f"player {white} is paired with himself"))
+        if result not in RESULT_CODES:
+            problems.append(
+                ValidationProblem(f"{where}.result", f"unknown result {result!r}; one of {', '.join(RESULT_CODES)}")
+            )
+        if round_no is None:
+            continue
+        for start_no in {white, black}:
+            earlier = seen.setdefault((round_no, start_no), k)
+            if earlier != k:
+                problems.append(
+                    ValidationProblem(
+                        where, f"player {start_no} plays twice in round {round_no} (also in {place}[{earlier}])"
+                    )
+                )
+    return problems
