@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import zdb.simulator
+from tests.purity import assert_calls_no_clock_or_io, assert_imports_only, imports_of
 
 PACKAGE = Path(zdb.simulator.__file__).parent
 ALLOWED = ("zdb.simulator", "zdb.rating")
@@ -21,35 +22,14 @@ ALLOWED_STDLIB = {
     "math",
     "typing",
 }
-FORBIDDEN_CALLS = {"today", "now", "utcnow", "time", "open", "print", "input", "random"}
-
-
-def _imports(tree: ast.AST) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, "relative imports hide what a module depends on"
-            names.add(node.module or "")
-    return names
 
 
 def test_simulator_imports_only_allowed_modules() -> None:
-    sources = sorted(PACKAGE.rglob("*.py"))
-    assert sources
-    for source in sources:
-        for name in _imports(ast.parse(source.read_text(encoding="utf-8"))):
-            assert name.startswith(ALLOWED) or name.split(".")[0] in ALLOWED_STDLIB, f"{source.name} imports {name}"
+    assert_imports_only(PACKAGE, ALLOWED, ALLOWED_STDLIB)
 
 
 def test_simulator_reads_no_clock_and_does_no_io() -> None:
-    for source in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call):
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-                assert name not in FORBIDDEN_CALLS, f"{source.name}:{node.lineno} calls {name}"
+    assert_calls_no_clock_or_io(PACKAGE)
 
 
 def test_the_dwz_module_uses_the_engine() -> None:
@@ -57,4 +37,4 @@ def test_the_dwz_module_uses_the_engine() -> None:
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
     assert "evaluate_tournament" in imported
     assert not imported & {"expected_score", "solve_rating", "erf", "exp"}, "no DWZ arithmetic of its own"
-    assert "math" not in _imports(tree)
+    assert "math" not in imports_of(tree)

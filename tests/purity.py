@@ -1,0 +1,46 @@
+"""Checks that a package is a pure library: it imports only what it is allowed to (its own
+modules, named packages, an allow-list of the standard library) and calls no clock, no file
+and no console. Shared by the architecture tests of every pure package."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["FORBIDDEN_CALLS", "assert_calls_no_clock_or_io", "assert_imports_only", "imports_of"]
+
+FORBIDDEN_CALLS = frozenset({"today", "now", "utcnow", "time", "open", "print", "input", "random"})
+
+
+def imports_of(tree: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "relative imports hide what a module depends on"
+            names.add(node.module or "")
+    return names
+
+
+def _sources(package: Path) -> list[Path]:
+    sources = sorted(package.rglob("*.py"))
+    assert sources, f"no modules in {package}"
+    return sources
+
+
+def assert_imports_only(package: Path, allowed: Iterable[str], stdlib: Iterable[str]) -> None:
+    prefixes, modules = tuple(allowed), set(stdlib)
+    for source in _sources(package):
+        for name in imports_of(ast.parse(source.read_text(encoding="utf-8"))):
+            assert name.startswith(prefixes) or name.split(".")[0] in modules, f"{source.name} imports {name}"
+
+
+def assert_calls_no_clock_or_io(package: Path) -> None:
+    for source in _sources(package):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+                assert name not in FORBIDDEN_CALLS, f"{source.name}:{node.lineno} calls {name}"
