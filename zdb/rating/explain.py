@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from math import exp
 from typing import Literal
 
 from zdb.rating.expectation import expected_score
@@ -136,27 +135,17 @@ def classic_terms(coefficient: ClassicCoefficient, player: CoefficientInput) -> 
     result = coefficient.new_rating(player)
     assert result.e is not None
     r0, age = player.r0, player.age
-    if age <= coefficient.youth_age:
-        j = coefficient.j_youth
-    elif age <= coefficient.junior_age:
-        j = coefficient.j_junior
-    else:
-        j = coefficient.j_adult
-    e0 = Fraction(r0, 1000) ** 4 + j
-    fb = Fraction(1)
-    if age <= coefficient.youth_age and player.at_least_expected:
-        fb = min(Fraction(1), max(coefficient.fb_min, Fraction(r0, coefficient.fb_divisor)))
+    j = coefficient.j(age)
+    e0 = coefficient.e0(r0, age)
+    fb = coefficient.youth_factor(r0, age, player.at_least_expected)
+    sbr = coefficient.braking_term(r0, player.at_least_expected)
     rule: Literal["index", "sbr"]
-    if r0 < coefficient.sbr_below and not player.at_least_expected:
-        sbr = exp((coefficient.sbr_below - r0) / coefficient.sbr_scale) - 1.0
+    if sbr > 0.0:
         unbounded = round_float(float(e0 * fb) + sbr)
         cap, rule = coefficient.sbr_cap, "sbr"
     else:
-        sbr = 0.0
         unbounded = round_half_up(e0 * fb)
-        index = player.index
-        cap = coefficient.cap_per_index * index if index <= coefficient.cap_index_limit else coefficient.cap
-        rule = "index"
+        cap, rule = coefficient.index_cap(player.index), "index"
     rn_exact = r0 + _CLASSIC_SCALE * (player.w - player.we) / (result.e + player.n)
     return ClassicTerms(j, e0, fb, sbr, unbounded, coefficient.e_min, cap, rule, result.e, rn_exact, result.rn)
 
@@ -165,21 +154,9 @@ def wo2026_terms(factor: Wo2026Factor, player: CoefficientInput) -> Wo2026Terms:
     result = factor.new_rating(player)
     assert result.k is not None
     r0, age = player.r0, player.age
-    if age <= factor.young_age and r0 < factor.young_limit:
-        row = 1
-    elif age > factor.young_age and r0 < factor.adult_limit:
-        row = 2
-    else:
-        row = 3
-    a = Fraction(0)
-    b = Fraction(1)
-    if player.at_least_expected:
-        if age <= factor.youth_age and r0 < factor.youth_bonus_below:
-            a = Fraction(factor.youth_bonus_below - r0, factor.youth_bonus_divisor)
-        elif age > factor.youth_age and r0 < factor.adult_bonus_below:
-            a = Fraction(factor.adult_bonus)
-    elif r0 < factor.brake_below:
-        b = Fraction(r0 + factor.brake_offset, factor.brake_divisor)
+    row = factor.row(r0, age)
+    a = factor.success_bonus(r0, age, player.at_least_expected)
+    b = factor.brake(r0, player.at_least_expected)
     k0 = factor.k0(r0, age, player.index)
     k_exact = k0 * b + a
     rn_exact = r0 + float(result.k) * (player.w - player.we)

@@ -90,32 +90,51 @@ class ClassicCoefficient:
     sbr_cap: int = 150
     fide_start_index: int = 1  # WO Anhang 1.2: the cap uses i = 1 in the first evaluation
 
+    def j(self, age: int) -> int:
+        """The age term J of E0."""
+        if age <= self.youth_age:
+            return self.j_youth
+        if age <= self.junior_age:
+            return self.j_junior
+        return self.j_adult
+
+    def e0(self, r0: int, age: int) -> Fraction:
+        """E0 = (R0 / 1000)^4 + J, exact (spec §5)."""
+        return Fraction(r0, 1000) ** 4 + self.j(age)
+
+    def youth_factor(self, r0: int, age: int, at_least_expected: bool) -> Fraction:
+        """fB: R0 / 2000 within [0.5, 1] for a youth at or above expectation, else 1."""
+        if age <= self.youth_age and at_least_expected:
+            return min(Fraction(1), max(self.fb_min, Fraction(r0, self.fb_divisor)))
+        return Fraction(1)
+
+    def braking_term(self, r0: int, at_least_expected: bool) -> float:
+        """SBr = exp((1300 − R0) / 150) − 1 below 1300 and below expectation, else 0."""
+        if r0 < self.sbr_below and not at_least_expected:
+            return exp((self.sbr_below - r0) / self.sbr_scale) - 1.0
+        return 0.0
+
+    def index_cap(self, index: int) -> int:
+        """The cap of E without SBr: 5 · i up to index 5, then 30."""
+        return self.cap_per_index * index if index <= self.cap_index_limit else self.cap
+
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
         r0, age = player.r0, player.age
-        if age <= self.youth_age:
-            j = self.j_youth
-        elif age <= self.junior_age:
-            j = self.j_junior
+        # Ages within one class of J and fB share E0 · fB: clamped, the cache stays small.
+        group = self.youth_age if age <= self.youth_age else min(age, self.junior_age + 1)
+        exact, rounded = self._base(r0, group, player.at_least_expected)
+        sbr = self.braking_term(r0, player.at_least_expected)
+        if sbr > 0.0:
+            e = min(max(self.e_min, round_float(exact + sbr)), self.sbr_cap)
         else:
-            j = self.j_adult
-        exact, rounded = self._base(r0, j, age <= self.youth_age and player.at_least_expected)
-        if r0 < self.sbr_below and not player.at_least_expected:
-            sbr = exp((self.sbr_below - r0) / self.sbr_scale) - 1.0
-            e = max(self.e_min, round_float(exact + sbr))
-            e = min(e, self.sbr_cap)
-        else:
-            e = max(self.e_min, rounded)
-            index = player.index
-            e = min(e, self.cap_per_index * index if index <= self.cap_index_limit else self.cap)
+            e = min(max(self.e_min, rounded), self.index_cap(player.index))
         rn = round_float(r0 + 800.0 * (player.w - player.we) / (e + player.n))
         return CoefficientResult(e=e, k=None, rn=rn)
 
-    @lru_cache(maxsize=1 << 16)  # noqa: B019 - frozen, hashable rule objects live for the process
-    def _base(self, r0: int, j: int, youth_factor: bool) -> tuple[float, int]:
+    @lru_cache(maxsize=1 << 16)  # noqa: B019 - rule objects hash by identity and live for the process
+    def _base(self, r0: int, age: int, at_least_expected: bool) -> tuple[float, int]:
         """E0 · fB, exact (rational by definition, spec §5), as a float and rounded half up."""
-        exact = Fraction(r0, 1000) ** 4 + j
-        if youth_factor:
-            exact *= min(Fraction(1), max(self.fb_min, Fraction(r0, self.fb_divisor)))
+        exact = self.e0(r0, age) * self.youth_factor(r0, age, at_least_expected)
         return float(exact), round_half_up(exact)
 
 
@@ -144,14 +163,31 @@ class Wo2026Factor:
     floor: int = 1100
     fide_start_index: int = 6  # spec §7: no index-1 rule in WO 2026
 
-    def k0(self, r0: int, age: int, index: int) -> int:
+    def row(self, r0: int, age: int) -> int:
+        """The row of the K0 table (1-3, spec §7)."""
         if age <= self.young_age and r0 < self.young_limit:
-            row = self.k0_rows[0]
-        elif age > self.young_age and r0 < self.adult_limit:
-            row = self.k0_rows[1]
-        else:
-            row = self.k0_rows[2]
-        return row[min(max(index, 2), 11) - 2]
+            return 1
+        if age > self.young_age and r0 < self.adult_limit:
+            return 2
+        return 3
+
+    def k0(self, r0: int, age: int, index: int) -> int:
+        return self.k0_rows[self.row(r0, age) - 1][min(max(index, 2), 11) - 2]
+
+    def success_bonus(self, r0: int, age: int, at_least_expected: bool) -> Fraction:
+        """Erfolgsaufschlag a (only at or above expectation)."""
+        if at_least_expected:
+            if age <= self.youth_age and r0 < self.youth_bonus_below:
+                return Fraction(self.youth_bonus_below - r0, self.youth_bonus_divisor)
+            if age > self.youth_age and r0 < self.adult_bonus_below:
+                return Fraction(self.adult_bonus)
+        return Fraction(0)
+
+    def brake(self, r0: int, at_least_expected: bool) -> Fraction:
+        """Bremsfaktor b (only below expectation and below 1600)."""
+        if not at_least_expected and r0 < self.brake_below:
+            return Fraction(r0 + self.brake_offset, self.brake_divisor)
+        return Fraction(1)
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
         # Ages above 25 and indexes above 11 share their K: clamped, the cache stays small.
@@ -160,20 +196,12 @@ class Wo2026Factor:
         rn = max(self.floor, round_float(player.r0 + float(k) * (player.w - player.we)))
         return CoefficientResult(e=None, k=k, rn=rn)
 
-    @lru_cache(maxsize=1 << 16)  # noqa: B019 - frozen, hashable rule objects live for the process
+    @lru_cache(maxsize=1 << 16)  # noqa: B019 - rule objects hash by identity and live for the process
     def factor(self, r0: int, age: int, index: int, at_least_expected: bool) -> Fraction:
         """K, exact (spec §5): K0 · b + a, rounded half up to one decimal, at most 80."""
-        k0 = Fraction(self.k0(r0, age, index))
-        bonus = Fraction(0)
-        brake = Fraction(1)
-        if at_least_expected:
-            if age <= self.youth_age and r0 < self.youth_bonus_below:
-                bonus = Fraction(self.youth_bonus_below - r0, self.youth_bonus_divisor)
-            elif age > self.youth_age and r0 < self.adult_bonus_below:
-                bonus = Fraction(self.adult_bonus)
-        elif r0 < self.brake_below:
-            brake = Fraction(r0 + self.brake_offset, self.brake_divisor)
-        return min(Fraction(self.k_max), round_half_up_to(k0 * brake + bonus, 1))
+        exact = self.k0(r0, age, index) * self.brake(r0, at_least_expected)
+        exact += self.success_bonus(r0, age, at_least_expected)
+        return min(Fraction(self.k_max), round_half_up_to(exact, 1))
 
 
 class FirstRatingCorrection(Protocol):
