@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request, Security
+from fastapi import Depends, Path, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
@@ -51,3 +51,12 @@ def get_principal(
 
 Caller = Annotated[Principal, Depends(get_principal)]
 Paging = Annotated[PageParams, Depends(page_params)]
+
+
+#: The largest values the database's columns hold: larger ones are refused as invalid input
+#: (422), never passed on to the database (where they would be a 500).
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+
+TournamentId = Annotated[int, Path(ge=1, le=INT32_MAX, description="the tournament's id (kept across corrections)")]
+PersonNumber = Annotated[int, Path(ge=1, le=INT64_MAX, description="person number (PKZ)")]

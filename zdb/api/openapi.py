@@ -21,6 +21,7 @@ __all__ = ["install_openapi", "problems"]
 _REF = "#/components/schemas/Problem"
 
 _EXAMPLES: dict[int, tuple[str, str, str, list[dict[str, str]]]] = {
+    400: ("bad-request", "There was an error parsing the body", "/api/v1/tournaments", []),
     401: ("unauthorized", "the token is not known", "/api/v1/players/10000042", []),
     403: ("forbidden", "this needs the role admin; the token's role is club", "/api/v1/audit-log", []),
     404: ("not-found", "player 10000099 does not exist", "/api/v1/players/10000099", []),
@@ -97,6 +98,8 @@ def install_openapi(app: FastAPI) -> None:
                 responses = operation.setdefault("responses", {})
                 if operation.get("parameters") or operation.get("requestBody") or "422" in responses:
                     responses["422"] = _problem(422)
+                if operation.get("requestBody"):
+                    responses.setdefault("400", _problem(400))  # a body that is not JSON at all
                 responses.setdefault("401", _problem(401))
                 responses.setdefault("500", _problem(500))
                 if operation.get("security") == [{"HTTPBearer": []}] and "403" not in responses:

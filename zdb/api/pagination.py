@@ -33,6 +33,6 @@ class PageParams:
 
 def page_params(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="at most this many items")] = 50,
-    offset: Annotated[int, Query(ge=0, description="skip this many items")] = 0,
+    offset: Annotated[int, Query(ge=0, le=2**62, description="skip this many items")] = 0,
 ) -> PageParams:
     return PageParams(limit, offset)

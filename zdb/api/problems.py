@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
@@ -181,6 +182,14 @@ async def _engine_input(request: Request, error: Exception) -> JSONResponse:
     return problem_response(request, 422, "invalid-submission", str(error), errors=[(error.place, error.problem)])
 
 
+async def _unstorable(request: Request, error: Exception) -> JSONResponse:
+    # The database refused a value of the request (a NUL character in a text, a number beyond
+    # a column's range): the request is at fault, and the unit of work has rolled back.
+    assert isinstance(error, DataError)
+    detail = str(error.orig).splitlines()[0] if error.orig is not None else "a value cannot be stored"
+    return problem_response(request, 422, "invalid-submission", f"a value of the request cannot be stored: {detail}")
+
+
 async def _bug(request: Request, error: Exception) -> JSONResponse:
     _log.exception("unhandled error in %s %s", request.method, request.url.path, exc_info=error)
     return problem_response(request, 500, "internal-error", "an internal error occurred; it was logged")
@@ -191,4 +200,5 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(DomainError, _domain)
     app.add_exception_handler(InvalidInputError, _engine_input)
+    app.add_exception_handler(DataError, _unstorable)
     app.add_exception_handler(Exception, _bug)

@@ -25,6 +25,10 @@ class System(Enum):
     INGO = "ingo"  # the historical Ingo system (seed 002); lower is better
 
 
+#: No scale the simulator knows goes near this; beyond it the systems' formulas overflow.
+MAX_RATING = 5000
+
+
 @dataclass(frozen=True, slots=True)
 class SimulationRequest:
     """The player and his opponents. ``rating`` and ``opponents`` are read on each system's own
@@ -46,11 +50,11 @@ class SimulationRequest:
     def __post_init__(self) -> None:
         if not self.opponents:
             raise InvalidInputError("opponents", "at least one opponent is needed")
-        if self.rating <= 0:
-            raise InvalidInputError("rating", f"must be positive, got {self.rating}")
+        if not 0 < self.rating <= MAX_RATING:
+            raise InvalidInputError("rating", f"must lie between 1 and {MAX_RATING}, got {self.rating}")
         for k, opponent in enumerate(self.opponents):
-            if opponent <= 0:
-                raise InvalidInputError(f"opponents[{k}]", f"must be positive, got {opponent}")
+            if not 0 < opponent <= MAX_RATING:
+                raise InvalidInputError(f"opponents[{k}]", f"must lie between 1 and {MAX_RATING}, got {opponent}")
         if self.index < 0:
             raise InvalidInputError("index", f"must not be negative, got {self.index}")
         if self.games_played is not None and self.games_played < 0:

@@ -35,10 +35,10 @@ class PlayerIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    pkz: int | None = Field(default=None, description="the person number", examples=[10000042])
+    pkz: int | None = Field(default=None, ge=1, le=2**63 - 1, description="the person number", examples=[10000042])
     club_code: str | None = Field(default=None, max_length=5, description="with member_no", examples=["C0327"])
-    member_no: int | None = Field(default=None, ge=0, examples=[17])
-    fide_id: int | None = Field(default=None, ge=1, examples=[4600001])
+    member_no: int | None = Field(default=None, ge=0, le=2**31 - 1, examples=[17])
+    fide_id: int | None = Field(default=None, ge=1, le=2**63 - 1, examples=[4600001])
     surname: str | None = Field(default=None, max_length=100, examples=["Müller"])
     given_name: str | None = Field(default=None, max_length=100, examples=["Anna"])
     birth_date: date | None = Field(default=None, examples=["1980-05-17"])

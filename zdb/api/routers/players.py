@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Caller, Paging, RequestSession, get_principal
+from zdb.api.dependencies import INT64_MAX, Caller, Paging, PersonNumber, RequestSession, get_principal
 from zdb.api.openapi import problems
 from zdb.api.pagination import Page
 from zdb.players import queries
@@ -35,7 +35,7 @@ def search_players(
         ),
     ] = None,
     club: Annotated[str | None, Query(min_length=5, max_length=5, description="current members of this club")] = None,
-    fide_id: Annotated[int | None, Query(ge=1)] = None,
+    fide_id: Annotated[int | None, Query(ge=1, le=INT64_MAX)] = None,
 ) -> Response:
     items, total, stamp = queries.search_players(
         session, name=name, club=club, fide_id=fide_id, limit=paging.limit, offset=paging.offset
@@ -49,7 +49,7 @@ def player_card(
     request: Request,
     session: RequestSession,
     caller: Caller,
-    pkz: Annotated[int, Path(description="person number (PKZ)")],
+    pkz: PersonNumber,
     at: Annotated[date | None, Query(description="also answer the rating on this date (YYYY-MM-DD)")] = None,
 ) -> Response:
     card = queries.player_card(session, pkz, caller, at)

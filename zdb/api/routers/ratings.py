@@ -67,7 +67,7 @@ def club_ratings(
     code: ClubCode,
     changed_since: Annotated[datetime | None, Query(description="ISO date-time; inclusive")] = None,
     limit: Annotated[int, Query(ge=1, le=CLUB_LIMIT)] = CLUB_LIMIT,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> Response:
     items, total, stamp = queries.club_ratings(
         session, code, caller, changed_since=changed_since, limit=limit, offset=offset
@@ -90,7 +90,7 @@ def rating_changes(
     changed_since: Annotated[datetime, Query(description="ISO date-time; inclusive")],
     federation: Prefix = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> Response:
     items, total, stamp, following = queries.rating_changes(
         session, since=changed_since, federation=federation, limit=limit, offset=offset

@@ -18,11 +18,11 @@ from datetime import date
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
-from zdb.api.dependencies import Caller, RequestSession
+from zdb.api.dependencies import Caller, RequestSession, TournamentId
 from zdb.api.idempotency import MAX_KEY_LENGTH, StoredAnswer, claim, remember, request_hash
 from zdb.api.openapi import problems
 from zdb.auth.errors import PermissionDeniedError
@@ -72,7 +72,6 @@ _TRF_DESCRIPTION = (
     "FIDE id, then by name + birth date; newcomers are created from the file's data."
 )
 
-TournamentId = Annotated[int, Path(description="the tournament's id (kept across corrections)")]
 IdempotencyKeyHeader = Annotated[
     str | None,
     Header(

@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, RootModel
 from sqlalchemy import select
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import RequestSession, get_principal
+from zdb.api.dependencies import RequestSession, TournamentId, get_principal
 from zdb.api.openapi import problems
 from zdb.errors import NotFoundError
 from zdb.ratings.queries import results_stamp
@@ -65,7 +65,7 @@ def standings(
     *,
     request: Request,
     session: RequestSession,
-    tournament_id: Annotated[int, Path(description="the tournament's id")],
+    tournament_id: TournamentId,
     pairing: Annotated[PairingSystem, Query(description="decides the default tie-breaks")] = PairingSystem.SWISS,
 ) -> Response:
     record = session.get(TournamentRecord, tournament_id)

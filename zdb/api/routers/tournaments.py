@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Paging, RequestSession, get_principal
+from zdb.api.dependencies import Paging, PersonNumber, RequestSession, TournamentId, get_principal
 from zdb.api.openapi import problems
 from zdb.api.pagination import Page
 from zdb.ratings.queries import explain_rating_change, results_stamp
@@ -26,8 +26,6 @@ from zdb.tournaments.schemas import (
 __all__ = ["router"]
 
 router = APIRouter(prefix="/tournaments", tags=["tournaments"], dependencies=[Depends(get_principal)])
-
-TournamentId = Annotated[int, Path(description="the tournament's id (kept across corrections)")]
 
 
 @router.get("", response_model=Page[TournamentSummary], summary="Tournaments by period, federation subtree and text")
@@ -89,7 +87,7 @@ def crosstable(*, request: Request, session: RequestSession, tournament_id: Tour
     responses=problems(404, 409),
 )
 def explanation(
-    *, request: Request, session: RequestSession, tournament_id: TournamentId, pkz: Annotated[int, Path()]
+    *, request: Request, session: RequestSession, tournament_id: TournamentId, pkz: PersonNumber
 ) -> Response:
     explained = explain_rating_change(session, tournament_id, pkz)
     return conditional_json(request, explained, results_stamp(session))
