@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows
+from zdb.locks import PERSON_NUMBERS, hold
 from zdb.players.models import Player
 from zdb.players.names import fold_name
 
@@ -38,8 +39,9 @@ _COLUMNS = (
 
 def create_players(session: Session, players: Sequence[NewPlayer]) -> list[int]:
     """Insert players; returns their person numbers in the given order."""
-    # Person numbers are never reused: new ones continue after the highest ever given. The
-    # caller's transaction serialises concurrent creators through the primary key.
+    # Person numbers are never reused: new ones continue after the highest ever given; the
+    # lock makes concurrent creators take turns until the first one commits.
+    hold(session, PERSON_NUMBERS)
     next_pkz = (session.execute(select(func.max(Player.pkz))).scalar() or 10_000_000) + 1
     numbers = []
     rows = []

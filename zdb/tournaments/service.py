@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.rating import Game, InvalidInputError, OrderKey, Participant, ResultCode, Tournament
 from zdb.ratings.dirty import mark_dirty
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
@@ -104,6 +105,7 @@ def submit_tournaments(
             )
         ).scalars()
     }
+    hold(session, TOURNAMENT_IDS)  # concurrent submitters must not read the same highest id
     next_id = (session.execute(select(func.max(TournamentRecord.id))).scalar() or 0) + 1
     now = datetime.now(UTC)
     assigned: list[tuple[int, int]] = []
