@@ -14,6 +14,7 @@ import pytest
 from fastapi import APIRouter
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import DataError, IntegrityError
 
 from tests.api.world import REPLAY
 from tests.db.scenario import submit
@@ -98,6 +99,8 @@ def test_a_bug_is_logged_and_answered_without_internals(sqlite_url: str, caplog:
          [{"place": "games[0].white", "message": "unknown player 'X'"}]),
         (PermissionDeniedError("not in your region"), 403, "forbidden", []),
         (DomainError("something else"), 400, "bad-request", []),
+        (IntegrityError("INSERT", {}, Exception("duplicate key")), 409, "conflict", []),
+        (DataError("INSERT", {}, Exception("NUL (0x00) bytes")), 422, "invalid-submission", []),
     ],
 )  # fmt: skip
 def test_domain_errors_map_to_problems(

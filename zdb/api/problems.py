@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
@@ -190,6 +190,14 @@ async def _unstorable(request: Request, error: Exception) -> JSONResponse:
     return problem_response(request, 422, "invalid-submission", f"a value of the request cannot be stored: {detail}")
 
 
+async def _conflicting(request: Request, error: Exception) -> JSONResponse:
+    # A uniqueness the database guards was broken by a concurrent request (two submissions
+    # creating the same new member at once, say): nothing was stored; the request may be retried.
+    return problem_response(
+        request, 409, "conflict", "a concurrent change stored the same data first; nothing was stored, retry"
+    )
+
+
 async def _bug(request: Request, error: Exception) -> JSONResponse:
     _log.exception("unhandled error in %s %s", request.method, request.url.path, exc_info=error)
     return problem_response(request, 500, "internal-error", "an internal error occurred; it was logged")
@@ -201,4 +209,5 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(DomainError, _domain)
     app.add_exception_handler(InvalidInputError, _engine_input)
     app.add_exception_handler(DataError, _unstorable)
+    app.add_exception_handler(IntegrityError, _conflicting)
     app.add_exception_handler(Exception, _bug)
