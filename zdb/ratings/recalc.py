@@ -175,6 +175,28 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
     session.connection().execute(statement, [{"tid": tid, "version": v} for tid, v in versions.items()])
 
 
+def _prefetching_loader(session: Session, ahead: list[tuple[int, int]]) -> Callable[[int, int], Tournament]:
+    """Load stored tournaments for re-evaluation in batches: once a change spreads, most of the
+    tournaments after it are re-evaluated, and one query per batch beats two per tournament."""
+    position = {key: k for k, key in enumerate(ahead)}
+    cache: dict[tuple[int, int], Tournament] = {}
+
+    def load(tid: int, version: int) -> Tournament:
+        hit = cache.pop((tid, version), None)
+        if hit is not None:
+            return hit
+        at = position.get((tid, version))
+        batch = [(tid, version)] if at is None else ahead[at : at + _PREFETCH]
+        for tournament, loaded in tournaments.load_tournaments(session, batch).values():
+            cache[(tournament.id, loaded)] = tournament
+        return cache.pop((tid, version))
+
+    return load
+
+
+_PREFETCH = 48
+
+
 def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, int]:
     pending = tournaments.pending_tournaments(session)
     starts = repo.load_start_ratings(session, pending_only=True)
@@ -194,10 +216,8 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
     for start in starts:
         changes[order_key(start)] = start
 
-    def load(tid: int, version: int) -> Tournament:
-        return tournaments.load_tournaments(session, [(tid, version)])[tid][0]
-
     first = min(changes)
+    load = _prefetching_loader(session, tournaments.evaluated_versions_from(session, first))
     total = session.execute(
         select(func.count())
         .select_from(TournamentVersion)
