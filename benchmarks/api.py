@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from scratch_database import fresh_database  # beside this script
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
@@ -177,17 +178,6 @@ def baseline_app() -> Any:
 
 
 # --- the database
-
-
-def _fresh_database(server: str) -> str:
-    url = make_url(server)
-    with psycopg.connect(
-        host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database,
-        autocommit=True,
-    ) as admin:  # fmt: skip
-        admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{DATABASE}"')
-    return url.set(database=DATABASE).render_as_string(hide_password=False)
 
 
 def _load(url: str, scale: float, seed: int, samples: int) -> tuple[dict[str, Any], list[int], list[str]]:
@@ -478,7 +468,7 @@ async def _measure(
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    url = _fresh_database(args.server)
+    url = fresh_database(args.server, DATABASE)
     database, pkzs, clubs = _load(url, args.scale, args.seed, args.samples)
     parsed = make_url(url)
     dsn = parsed.set(drivername="postgresql").render_as_string(hide_password=False)

@@ -23,9 +23,8 @@ import json
 import time
 from collections.abc import Sequence
 
-import psycopg
+from scratch_database import fresh_database  # beside this script
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from zdb.db import create_db_engine, unit_of_work
 from zdb.loaders.synthetic import load_register, load_tournaments, organiser_prefixes, submission_of
@@ -35,17 +34,6 @@ from zdb.synthetic import generate, late_open
 from zdb.tournaments.service import submit_tournaments
 
 DATABASE = "zdb_bench"
-
-
-def _fresh_database(server: str) -> str:
-    url = make_url(server)
-    with psycopg.connect(
-        host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database,
-        autocommit=True,
-    ) as admin:  # fmt: skip
-        admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{DATABASE}"')
-    return url.set(database=DATABASE).render_as_string(hide_password=False)
 
 
 def _raw_floor(engine: object, rows_to_write: int) -> tuple[float, int]:
@@ -79,7 +67,7 @@ def _raw_floor(engine: object, rows_to_write: int) -> tuple[float, int]:
 
 
 def run(scale: float, seed: int, server: str) -> dict[str, float | int]:
-    url = _fresh_database(server)
+    url = fresh_database(server, DATABASE)
     upgrade(url)
     engine = create_db_engine(url)
     began = time.perf_counter()
