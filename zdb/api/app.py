@@ -24,6 +24,7 @@ from zdb.config import Settings
 from zdb.db import engine_for
 from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.embedded import EmbeddedRecalculator
+from zdb.web import install_web
 
 __all__ = ["API_PREFIX", "app_from_environment", "create_app"]
 
@@ -100,6 +101,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.include_router(tools_router.router, prefix=API_PREFIX)
     install_problem_handlers(app)
     install_openapi(app)
+    install_web(app)
     return app
 
 
