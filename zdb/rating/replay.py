@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from typing import Protocol
 
 from zdb.rating.model import PlayerId, PlayerState, ReportRow, Tournament, TournamentEvaluation, frozen_map
@@ -120,27 +121,43 @@ class HistoryEntry:
     evaluated: bool | None  # tournaments only: whether his state was written
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ReplayResult:
-    """A replayed time line: evaluation order, final states, histories, reports, steps."""
+    """A replayed time line: evaluation order, final states, histories, reports, steps.
+
+    ``history`` is derived from the steps when first asked for: a database that stores the
+    steps never needs it.
+    """
 
     order: tuple[int | str, ...]
     final_states: Mapping[PlayerId, PlayerState]
-    history: Mapping[PlayerId, tuple[HistoryEntry, ...]]
     reports: Mapping[int, tuple[ReportRow, ...]]
     steps: tuple[Step, ...]
 
     @classmethod
     def from_steps(cls, initial_states: Mapping[PlayerId, PlayerState], steps: Sequence[Step]) -> ReplayResult:
         final = dict(initial_states)
-        history: dict[PlayerId, list[HistoryEntry]] = {}
         reports: dict[int, tuple[ReportRow, ...]] = {}
         for step in steps:
             final.update(step.outputs)
-            name, when = event_name(step.event), event_date(step.event)
             if step.evaluation is not None:
                 assert isinstance(step.event, Tournament)
                 reports[step.event.id] = step.evaluation.rows
+        return cls(
+            order=tuple(event_name(step.event) for step in steps),
+            final_states=frozen_map(final),
+            reports=reports,
+            steps=tuple(steps),
+        )
+
+    @cached_property
+    def history(self) -> Mapping[PlayerId, tuple[HistoryEntry, ...]]:
+        """Every player's history lines, in time-line order."""
+        history: dict[PlayerId, list[HistoryEntry]] = {}
+        for step in self.steps:
+            name, when = event_name(step.event), event_date(step.event)
+            if step.evaluation is not None:
+                assert isinstance(step.event, Tournament)
                 for row in step.evaluation.rows:
                     old, new = step.inputs[row.pid], step.outputs[row.pid]
                     history.setdefault(row.pid, []).append(
@@ -154,13 +171,7 @@ class ReplayResult:
                     history.setdefault(pid, []).append(
                         HistoryEntry(name, when, None, (old.rating, old.index), (new.rating, new.index), None)
                     )
-        return cls(
-            order=tuple(event_name(step.event) for step in steps),
-            final_states=frozen_map(final),
-            history={pid: tuple(entries) for pid, entries in history.items()},
-            reports=reports,
-            steps=tuple(steps),
-        )
+        return {pid: tuple(entries) for pid, entries in history.items()}
 
 
 def replay_steps(initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Event]) -> Iterator[Step]:

@@ -119,23 +119,22 @@ class ClassicCoefficient:
         return self.cap_per_index * index if index <= self.cap_index_limit else self.cap
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
-        r0, age = player.r0, player.age
+        r0, age, index, at_least_expected = player.r0, player.age, player.index, player.at_least_expected
         # Ages within one class of J and fB share E0 · fB: clamped, the cache stays small.
         group = self.youth_age if age <= self.youth_age else min(age, self.junior_age + 1)
-        exact, rounded = self._base(r0, group, player.at_least_expected)
-        sbr = self.braking_term(r0, player.at_least_expected)
+        exact, rounded, sbr = self._base(r0, group, at_least_expected)
         if sbr > 0.0:
             e = min(max(self.e_min, round_float(exact + sbr)), self.sbr_cap)
         else:
-            e = min(max(self.e_min, rounded), self.index_cap(player.index))
+            e = min(max(self.e_min, rounded), self.index_cap(index))
         rn = round_float(r0 + 800.0 * (player.w - player.we) / (e + player.n))
         return CoefficientResult(e=e, k=None, rn=rn)
 
     @lru_cache(maxsize=1 << 16)  # noqa: B019 - rule objects hash by identity and live for the process
-    def _base(self, r0: int, age: int, at_least_expected: bool) -> tuple[float, int]:
-        """E0 · fB, exact (rational by definition, spec §5), as a float and rounded half up."""
+    def _base(self, r0: int, age: int, at_least_expected: bool) -> tuple[float, int, float]:
+        """E0 · fB, exact (rational by definition, spec §5), as a float and rounded half up; SBr."""
         exact = self.e0(r0, age) * self.youth_factor(r0, age, at_least_expected)
-        return float(exact), round_half_up(exact)
+        return float(exact), round_half_up(exact), self.braking_term(r0, at_least_expected)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

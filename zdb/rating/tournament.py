@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from zdb.rating.expectation import expected_score, solve_rating
+from zdb.rating.expectation import solve_rating
 from zdb.rating.joint import JointEquation, solve_jointly
+from zdb.rating.lattice import expected_sum, rounded_performance
 from zdb.rating.model import (
     EMPTY_STATE,
     LeftoverGame,
@@ -120,11 +121,12 @@ def evaluate_tournament(
 
     # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
     # Ausnahmespieler -> Sonderwertung redo -> final first ratings -> performances again.
-    anchors: dict[int, float] = {k: float(p.r0) for k, p in enumerate(players) if p.r0 is not None}
+    anchors: dict[int, int] = {k: p.r0 for k, p in enumerate(players) if p.r0 is not None}
     _joint_iteration(players, newcomers, anchors)
     _first_ratings(players, newcomers, rules)
+    basis = _basis(players)
     for k in range(len(players)):
-        players[k].rh = _performance(players, k, rules)
+        players[k].rh = _performance(players, k, rules, basis)
     sonder = [
         k
         for k, p in enumerate(players)
@@ -133,17 +135,25 @@ def evaluate_tournament(
     if sonder:
         for k in sonder:
             players[k].sonder = True
-            anchors[k] = float(players[k].rh)  # type: ignore[arg-type]
+            anchors[k] = players[k].rh  # type: ignore[assignment]
         _joint_iteration(players, newcomers, anchors)
         _first_ratings(players, newcomers, rules)
+        before, basis = basis, _basis(players)
+        # Only newcomers' ratings moved: a performance against none of them stands.
+        moved = {k for k in newcomers if basis[k] != before[k]}
         for k, player in enumerate(players):
-            if not player.sonder:
-                player.rh = _performance(players, k, rules)
+            if not player.sonder and (
+                player.stage is not Stage.ESTABLISHED or any(j in moved for j, _ in player.rated)
+            ):
+                player.rh = _performance(players, k, rules, basis)
+        # We counts an Ausnahmespieler with his Rh (spec §9.6, §9.8)
+        for k in sonder:
+            basis[k] = anchors[k]
 
     rows = []
     after: dict[PlayerId, PlayerState] = {}
     for k, player in enumerate(players):
-        row, state = _conclude(players, k, anchors, rules, tournament)
+        row, state = _conclude(players, k, basis, rules, tournament)
         rows.append(row)
         after[player.pid] = state
     return TournamentEvaluation(rule_set=rules.name, rows=tuple(rows), states=frozen_map(after))
@@ -208,7 +218,7 @@ def _select(players: list[_Player], rules: RuleSet) -> list[int]:
     return newcomers
 
 
-def _joint_iteration(players: list[_Player], newcomers: list[int], anchors: dict[int, float]) -> None:
+def _joint_iteration(players: list[_Player], newcomers: list[int], anchors: dict[int, int]) -> None:
     """spec §9.4: the ratings of all first- and second-stage players, solved together, with
     established opponents at their anchors (R0, or Rh for an Ausnahmespieler, §9.6)."""
     if not newcomers:
@@ -217,7 +227,7 @@ def _joint_iteration(players: list[_Player], newcomers: list[int], anchors: dict
     equations = []
     for k in newcomers:
         player = players[k]
-        fixed = [anchors[j] for j, _ in player.rated if j in anchors]
+        fixed: list[float] = [anchors[j] for j, _ in player.rated if j in anchors]
         fixed += [r for r, _ in player.leftover]
         coupled = tuple(unknown[j] for j, _ in player.rated if j not in anchors)
         equations.append(JointEquation(tuple(fixed), coupled, player.w + sum(s for _, s in player.leftover)))
@@ -230,17 +240,14 @@ def _first_ratings(players: list[_Player], newcomers: list[int], rules: RuleSet)
         players[k].first = rules.first_rating.first_rating(players[k].ri)
 
 
-def _rated_opponents(players: list[_Player], player: _Player, anchors: dict[int, float]) -> list[float]:
-    """His rated opponents' ratings as his We counts them (§9.8): R0, Rh of an Ausnahmespieler
-    (§9.6), or the final first rating of a newcomer."""
-    return [anchors[j] if j in anchors else float(players[j].first) for j, _ in player.rated]
+def _basis(players: list[_Player]) -> list[int]:
+    """Every player's rating as an opponent counts it in performances: R0, or the first rating
+    of a newcomer (spec §9.5, §13.2). Players outside Auswahl II are never anyone's rated
+    opponent: 0 stands in."""
+    return [p.first if p.r0 is None else p.r0 for p in players]
 
 
-def _performance_rating(opponent: _Player) -> float:
-    return float(opponent.first if opponent.r0 is None else opponent.r0)
-
-
-def _performance(players: list[_Player], k: int, rules: RuleSet) -> int | None:
+def _performance(players: list[_Player], k: int, rules: RuleSet, basis: list[int]) -> int | None:
     """spec §9.5, §13.3, §13.4: Rh over this tournament's rated games."""
     player = players[k]
     if player.stage is Stage.UNRATED:
@@ -252,19 +259,21 @@ def _performance(players: list[_Player], k: int, rules: RuleSet) -> int | None:
         return None
     # An Ausnahmespieler counts with Rh only in the joint iteration and in We (spec §9.6);
     # in performances every established opponent counts with his R0 (spec §9.5, §13.2).
-    opponents = [_performance_rating(players[j]) for j, _ in player.rated]
+    opponents = [basis[j] for j, _ in player.rated]
     if player.w < n:
-        return round_float(solve_rating(opponents, player.w))
+        return rounded_performance(opponents, player.w)
     mean = sum(opponents) / n
     if rules.perfect_score is PerfectScore.MEAN_PLUS_677:
         return round_float(mean + _PERFECT_MARGIN)
-    return round_float(solve_rating([*opponents, mean], player.w + 0.5))
+    return round_float(solve_rating([*map(float, opponents), mean], player.w + 0.5))
 
 
 def _conclude(
-    players: list[_Player], k: int, anchors: dict[int, float], rules: RuleSet, tournament: Tournament
+    players: list[_Player], k: int, we_basis: list[int], rules: RuleSet, tournament: Tournament
 ) -> tuple[ReportRow, PlayerState]:
-    """The report row and the state after the tournament of player ``k`` (spec §9.7-9.9)."""
+    """The report row and the state after the tournament of player ``k`` (spec §9.7-9.9).
+    ``we_basis``: every player's rating as an opponent's We counts it (§9.8): R0, Rh of an
+    Ausnahmespieler (§9.6), or the final first rating of a newcomer."""
     player = players[k]
     state = player.state
     n = len(player.rated)
@@ -276,18 +285,18 @@ def _conclude(
         assert player.r0 is not None and player.i0 is not None
         if n:
             own = player.r0
-            expected = sum(expected_score(own - rating) for rating in _rated_opponents(players, player, anchors))
+            expected = expected_sum(own, [we_basis[j] for j, _ in player.rated])
             index = max(1, player.i0)  # spec §13.11: index 0 counts as 1
-            rule_index = rules.coefficient.fide_start_index if player.fide_start else index
+            w = player.w
             result = rules.coefficient.new_rating(
                 CoefficientInput(
                     r0=own,
-                    index=rule_index,
+                    index=rules.coefficient.fide_start_index if player.fide_start else index,
                     age=player.age,
-                    w=player.w,
+                    w=w,
                     we=expected,
                     n=n,
-                    at_least_expected=_at_least_expected(player.w, expected),
+                    at_least_expected=_at_least_expected(w, expected),
                 )
             )
             we = rounded_float(expected, 6)

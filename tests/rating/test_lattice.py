@@ -1,0 +1,70 @@
+"""The table look-ups give what the direct computation gives: the same expected scores to the
+last bit, and the same rounded performance as solving and rounding (spec §4, §5, §9.5)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zdb.rating.expectation import expected_score, solve_rating
+from zdb.rating.lattice import TABLE_LIMIT, expected_at, expected_sum, rounded_performance
+from zdb.rating.rounding import round_float
+
+_EXPLORE = os.environ.get("ZDB_PROPERTY_EXAMPLES")
+PROPERTY = settings(max_examples=int(_EXPLORE or "2000"), derandomize=_EXPLORE is None, deadline=None)
+
+
+def _solved(opponents: list[int], points: float) -> int:
+    return round_float(solve_rating([float(r) for r in opponents], points))
+
+
+def test_every_tabulated_difference_is_the_computed_double() -> None:
+    for difference in range(-TABLE_LIMIT - 50, TABLE_LIMIT + 51):
+        assert expected_at(difference) == expected_score(float(difference))
+
+
+def test_a_sum_beyond_the_table_is_computed() -> None:
+    far = [0, 10, -TABLE_LIMIT - 500]
+    assert expected_sum(TABLE_LIMIT + 100, far) == sum(expected_score(TABLE_LIMIT + 100.0 - r) for r in far)
+
+
+@st.composite
+def fields(draw: st.DrawFn) -> tuple[list[int], float]:
+    count = draw(st.integers(1, 20))
+    centre = draw(st.integers(0, 3000))
+    spread = draw(st.sampled_from([0, 5, 50, 200, 600]))
+    opponents = [max(0, centre + draw(st.integers(-spread, spread))) for _ in range(count)]
+    points = draw(st.integers(1, 2 * count - 1)) / 2
+    return opponents, points
+
+
+@PROPERTY
+@given(fields())
+def test_rounded_performance_equals_solving_and_rounding(case: tuple[list[int], float]) -> None:
+    opponents, points = case
+    assert rounded_performance(opponents, points) == _solved(opponents, points)
+
+
+@pytest.mark.parametrize(
+    ("opponents", "points"),
+    [
+        ([1000, 1001], 1.0),  # root exactly 1000.5: a tie, decided by the exact route
+        ([1500] * 4, 2.0),  # root exactly 1500: the lattice decides
+        ([0, 0, 5000, 5000], 1.5),  # a nearly flat sum: the secant leaves the table
+        ([0] * 10 + [6000] * 10, 9.5),  # P saturated between the groups: no slope, step by step down
+        ([0] * 10 + [6000] * 10, 10.5),  # ... and up, until the moves run out
+        ([0, 9000], 0.5),  # beyond the table
+        ([1200, 1250, 2900, 2950, 2980], 2.5),  # a start far from the root
+    ],
+)
+def test_edge_cases_agree_with_the_solver(opponents: list[int], points: float) -> None:
+    assert rounded_performance(opponents, points) == _solved(opponents, points)
+
+
+@pytest.mark.parametrize("points", [0.0, 2.0, -0.5])
+def test_no_performance_without_a_finite_solution(points: float) -> None:
+    with pytest.raises(ValueError, match="no finite rating"):
+        rounded_performance([1500, 1600], points)
