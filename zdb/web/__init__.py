@@ -1,12 +1,29 @@
 """Server-rendered pages for federation staff, referees and players, served by the API's
-application beside ``/api/v1``."""
+application beside ``/api/v1``.
+
+The pages are HTML from Jinja2 templates, German by default with an English switch; every page
+shows its data without JavaScript, and a few small scripts (live search, drag and drop,
+following a pending tournament) only add comfort. They read through the same query functions
+as the API and write through the same services; none of them is in the OpenAPI document.
+"""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from pathlib import Path
 
-__all__ = ["install_web"]
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from zdb.web.routes import clubs, federations, language, players, recalculation, referee, search, simulator, tournaments
+
+__all__ = ["STATIC_PATH", "install_web"]
+
+STATIC_PATH = "/static"
+_STATIC = Path(__file__).parent / "static"
 
 
 def install_web(app: FastAPI) -> None:
     """Mount the pages on ``app``."""
+    for module in (search, players, tournaments, clubs, federations, recalculation, simulator, referee, language):
+        app.include_router(module.router)
+    app.mount(STATIC_PATH, StaticFiles(directory=_STATIC), name="static")

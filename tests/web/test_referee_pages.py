@@ -1,0 +1,159 @@
+"""The referees' area without a browser: sign-in with a token in an HttpOnly cookie, an upload
+with two errors refused with both lines and nothing stored, the fixed file previewed, submitted
+once (a second click stores nothing), corrected and withdrawn, each write audited as through
+the API. Each test has the world in a database of its own."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from tests.api.world import World, build_world
+from tests.db.scenario import differences, recalc
+from tests.web.html_text import rows_of
+from tests.web.trf_files import good_trf, two_errors
+from zdb.auth.models import AuditEntry
+from zdb.db import engine_for, unit_of_work
+from zdb.tournaments.models import TournamentRecord
+
+FIELDS = {"acronym": "HBT", "federation": "C03"}
+
+
+@pytest.fixture
+def fresh(postgres_url: str) -> World:
+    return build_world(postgres_url)
+
+
+def _signed_in(world: World, token: str = "referee_c") -> TestClient:
+    client = TestClient(world.client.app, follow_redirects=False)
+    answer = client.post("/referee/sign-in", data={"token": world.tokens[token], "next": "/referee"})
+    assert answer.status_code == 303, answer.text
+    return client
+
+
+def _upload(client: TestClient, text: str, **fields: str) -> Any:
+    files = {"file": ("herbst.trf", text.encode(), "text/plain")}
+    return client.post("/referee/upload", data={**FIELDS, "action": "preview", **fields}, files=files)
+
+
+def _hidden(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">', html))
+
+
+def _count(url: str, model: Any) -> int:
+    with unit_of_work(engine_for(url)) as session:
+        return int(session.execute(select(func.count()).select_from(model)).scalar_one())
+
+
+def test_sign_in_keeps_the_token_in_an_httponly_cookie(fresh: World) -> None:
+    client = TestClient(fresh.client.app, follow_redirects=False)
+    assert client.get("/referee").headers["location"].startswith("/referee/sign-in")
+    wrong = client.post("/referee/sign-in", data={"token": "zdb_nothing"})
+    assert wrong.status_code == 401 and "unbekannt" in wrong.text
+    club = client.post("/referee/sign-in", data={"token": fresh.tokens["club_c0327"]})
+    assert club.status_code == 403
+    revoked = client.post("/referee/sign-in", data={"token": fresh.tokens["revoked"]})
+    assert revoked.status_code == 401
+    answer = client.post("/referee/sign-in", data={"token": fresh.tokens["referee_c"], "next": "/referee"})
+    assert answer.status_code == 303 and answer.headers["location"] == "/referee"
+    cookie = answer.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie
+    home = client.get("/referee")
+    assert home.status_code == 200 and "Turnierleiter für C" in home.text
+    assert client.post("/referee/sign-out").status_code == 303
+    assert client.get("/referee").status_code == 303
+
+
+def test_two_errors_then_preview_submit_once_and_follow(fresh: World) -> None:
+    client = _signed_in(fresh)
+    tournaments = _count(fresh.url, TournamentRecord)
+    broken, lines = two_errors(good_trf(fresh))
+    refused = _upload(client, broken)
+    assert refused.status_code == 422
+    places = set(re.findall(r"<strong>Zeile (\d+)</strong>", refused.text))
+    assert {str(n) for n in lines} <= places
+    assert _count(fresh.url, TournamentRecord) == tournaments
+    missing = _upload(client, good_trf(fresh), acronym="")
+    assert missing.status_code == 422 and "acronym" in missing.text
+    previewed = _upload(client, good_trf(fresh))
+    assert previewed.status_code == 200, previewed.text
+    api = fresh.client.post(
+        "/api/v1/tournaments/preview/trf", params=FIELDS, content=good_trf(fresh).encode(),
+        headers={"Authorization": f"Bearer {fresh.tokens['referee_c']}", "Content-Type": "text/plain"},
+    ).json()  # fmt: skip
+    shown = [(row[1], row[8]) for row in rows_of(previewed.text, "preview")]
+    assert len(shown) == len(api["rows"]) == 4
+    for (name, after), row in zip(shown, api["rows"], strict=True):
+        assert name.startswith(row["name"])
+        assert after == ("–" if row["rn"] is None else f"{row['rn']}-{row['i_new']}")
+    assert _count(fresh.url, TournamentRecord) == tournaments
+    form = {**_hidden(previewed.text), "action": "submit"}
+    stored = client.post("/referee/upload", data=form)
+    assert stored.status_code == 303
+    again = client.post("/referee/upload", data=form)  # a second click
+    assert again.headers["location"] == stored.headers["location"]
+    assert _count(fresh.url, TournamentRecord) == tournaments + 1
+    tid = int(stored.headers["location"].rsplit("/", 1)[1])
+    with unit_of_work(engine_for(fresh.url)) as session:
+        actions = session.execute(select(AuditEntry.action).where(AuditEntry.target == f"tournament {tid}")).all()
+    assert [a for (a,) in actions] == ["tournament.submit"]
+    waiting = client.get(f"/referee/tournaments/{tid}")
+    assert "data-follow" in waiting.text and "eingegangen" in waiting.text
+    assert recalc(fresh.url).clean
+    done = client.get(f"/referee/tournaments/{tid}")
+    assert "data-follow" not in done.text and "ausgewertet" in done.text
+    report = fresh.get(f"/tournaments/{tid}/evaluation").json()
+    changes = rows_of(done.text, "changes")
+    assert len(changes) == len(report["rows"])
+    for shown_row, row in zip(changes, report["rows"], strict=True):
+        assert shown_row[0] == f"{row['surname']}, {row['given_name']}"
+        assert shown_row[7] == ("–" if row["rn"] is None else f"{row['rn']}-{row['i_new']}")
+    assert differences(fresh.url) == []
+
+
+def test_correct_and_withdraw(fresh: World) -> None:
+    client = _signed_in(fresh)
+    previewed = _upload(client, good_trf(fresh))
+    tid = int(client.post("/referee/upload", data={**_hidden(previewed.text), "action": "submit"}).headers[
+        "location"].rsplit("/", 1)[1])  # fmt: skip
+    corrected_text = good_trf(fresh).replace("012 Herbstturnier", "012 Herbstturnier 2026")
+    preview = _upload(client, corrected_text, tournament_id=str(tid))
+    assert preview.status_code == 200 and _hidden(preview.text)["tournament_id"] == str(tid)
+    corrected = client.post("/referee/upload", data={**_hidden(preview.text), "action": "submit"})
+    assert corrected.headers["location"] == f"/referee/tournaments/{tid}"
+    assert fresh.get(f"/tournaments/{tid}").json()["version"] == 2
+    unconfirmed = client.post(f"/referee/tournaments/{tid}/withdraw", data={})
+    assert unconfirmed.status_code == 422
+    withdrawn = client.post(f"/referee/tournaments/{tid}/withdraw", data={"confirm": "yes"})
+    assert withdrawn.status_code == 303
+    assert fresh.get(f"/tournaments/{tid}").json()["status"] == "withdrawn"
+    assert client.post(f"/referee/tournaments/{tid}/withdraw", data={"confirm": "yes"}).status_code == 409
+    with unit_of_work(engine_for(fresh.url)) as session:
+        actions = session.execute(
+            select(AuditEntry.action).where(AuditEntry.target == f"tournament {tid}").order_by(AuditEntry.id)
+        ).all()
+    assert [a for (a,) in actions] == ["tournament.submit", "tournament.correct", "tournament.withdraw"]
+
+
+def test_scope_json_and_foreign_forms(fresh: World) -> None:
+    other = _signed_in(fresh, "referee_d")
+    outside = _upload(other, good_trf(fresh))
+    assert outside.status_code == 403
+    client = _signed_in(fresh)
+    bad_json = client.post(
+        "/referee/upload", data={"action": "preview"},
+        files={"file": ("t.json", b'{"acronym": "JSN", "federation": "C03", "players": [{"pkz": "x"}]}')},
+    )  # fmt: skip
+    assert bad_json.status_code == 422
+    assert "body.end_date" in bad_json.text and "body.players[0].pkz" in bad_json.text
+    foreign = client.post(
+        "/referee/upload", data={**FIELDS, "action": "preview"}, headers={"Origin": "https://elsewhere.example"},
+        files={"file": ("t.trf", good_trf(fresh).encode())},
+    )  # fmt: skip
+    assert foreign.status_code == 403
+    empty = client.post("/referee/upload", data={**FIELDS, "action": "preview"}, files={"file": ("t.trf", b"")})
+    assert empty.status_code == 422

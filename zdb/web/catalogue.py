@@ -1,0 +1,55 @@
+"""Keeping the catalogues in step with the pages: every text marked for translation in the
+templates and the page code, and ``python -m zdb.web.catalogue`` to add the new ones to each
+catalogue (keeping what is translated) and drop those no page uses any more.
+
+A test checks that every text has a translation, so a page never shows an English text in
+German by accident.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from zdb.web.i18n import LANGUAGES, catalogue_path
+
+__all__ = ["extract_messages", "update_catalogues"]
+
+_ROOT = Path(__file__).parent
+_METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
+_OPTIONS = {
+    "templates/**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true", "lstrip_blocks": "true"},
+    "**.py": {},
+}
+#: the page code marks texts with ``translate(request, text)`` and ``mark(text)``
+_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "translate": (2,), "mark": None}
+
+
+def extract_messages() -> Catalog:
+    catalogue = Catalog(project="zdb", charset="utf-8")
+    for filename, lineno, message, comments, context in extract_from_dir(
+        _ROOT, _METHODS, _OPTIONS, keywords=_KEYWORDS, strip_comment_tags=True
+    ):
+        catalogue.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return catalogue
+
+
+def update_catalogues() -> None:
+    template = extract_messages()
+    for language in LANGUAGES:
+        if language == "en":
+            continue
+        path = catalogue_path(language)
+        with path.open("rb") as handle:
+            catalogue = read_po(handle, locale=language)
+        catalogue.update(template, no_fuzzy_matching=True)
+        catalogue.obsolete.clear()
+        with path.open("wb") as handle:
+            write_po(handle, catalogue, width=120, omit_header=False, sort_output=True)
+
+
+if __name__ == "__main__":
+    update_catalogues()

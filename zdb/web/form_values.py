@@ -1,0 +1,36 @@
+"""Reading a GET form's fields: an empty field is "not given", a wrong one is a problem named
+after its field (all problems of a form are reported together)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from zdb.errors import ValidationProblem
+
+__all__ = ["optional_date", "optional_int"]
+
+
+def optional_int(problems: list[ValidationProblem], field: str, text: str | None, low: int, high: int) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        problems.append(ValidationProblem(field, f"{text!r} is not a whole number"))
+        return None
+    if not low <= value <= high:
+        problems.append(ValidationProblem(field, f"must lie between {low} and {high}, got {value}"))
+        return None
+    return value
+
+
+def optional_date(problems: list[ValidationProblem], field: str, text: str | None) -> date | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        problems.append(ValidationProblem(field, f"{text!r} is not a date (YYYY-MM-DD)"))
+        return None

@@ -1,0 +1,88 @@
+"""The route class of every page: a user error becomes a page that says what is wrong (never a
+problem document, never a 500), and each answer carries its server time (``Server-Timing``).
+
+The API's handlers answer errors as JSON problem documents for the whole application; a page
+catches its errors before they reach them, here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from zdb.auth.errors import AuthenticationError, PermissionDeniedError
+from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
+from zdb.rating import InvalidInputError
+from zdb.web.i18n import mark
+from zdb.web.rendering import render, translate
+
+__all__ = ["PageRoute", "error_page"]
+
+_TITLES = {
+    400: mark("The request cannot be answered"),
+    403: mark("Not allowed"),
+    404: mark("Not found"),
+    409: mark("Not possible now"),
+    422: mark("The input is not valid"),
+}
+
+
+def error_page(request: Request, status: int, details: list[str]) -> Response:
+    title = translate(request, _TITLES.get(status, _TITLES[400]))
+    return render(request, "error.html", {"title": title, "details": details, "status": status}, status=status)
+
+
+def _validation_details(error: RequestValidationError) -> list[str]:
+    details = []
+    for item in error.errors():
+        place = ".".join(str(part) for part in item.get("loc", ()))
+        details.append(f"{place}: {item.get('msg', '')}")
+    return details
+
+
+def _sign_in_again(request: Request) -> Response:
+    """A referee page without a valid sign-in: back to the sign-in form, which says why."""
+    query = urlencode({"next": request.url.path, "expired": "1"})
+    return RedirectResponse(f"/referee/sign-in?{query}", status_code=303)
+
+
+def _answer_error(request: Request, error: Exception) -> Response:
+    if isinstance(error, RequestValidationError):
+        return error_page(request, 422, _validation_details(error))
+    if isinstance(error, AuthenticationError):
+        return _sign_in_again(request)
+    if isinstance(error, PermissionDeniedError):
+        return error_page(request, 403, [str(error)])
+    if isinstance(error, NotFoundError):
+        return error_page(request, 404, [str(error)])
+    if isinstance(error, ConflictError):
+        return error_page(request, 409, [str(error)])
+    if isinstance(error, ValidationError):
+        return error_page(request, 422, [repr(problem) for problem in error.problems])
+    if isinstance(error, InvalidInputError):
+        return error_page(request, 422, [str(error)])
+    return error_page(request, 400, [str(error)])
+
+
+class PageRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def page(request: Request) -> Response:
+            started = time.perf_counter()
+            try:
+                response = await handler(request)
+            except (RequestValidationError, DomainError, InvalidInputError) as error:
+                response = _answer_error(request, error)
+            elapsed = (time.perf_counter() - started) * 1000
+            response.headers["Server-Timing"] = f"app;dur={elapsed:.1f}"
+            return response
+
+        return page

@@ -1,0 +1,25 @@
+"""The player card: rating and index, FIDE data, memberships, the rating chart and the history,
+each evaluation linking to its tournament and to the explanation of the change."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+
+from zdb.api.dependencies import PersonNumber, RequestSession
+from zdb.auth.principal import PUBLIC
+from zdb.players.queries import player_card
+from zdb.web.chart import rating_chart
+from zdb.web.rendering import render
+from zdb.web.routes.router import page_router
+
+__all__ = ["router"]
+
+router = page_router()
+
+
+@router.get("/players/{pkz}", response_class=HTMLResponse)
+def player_page(request: Request, session: RequestSession, pkz: PersonNumber) -> HTMLResponse:
+    card = player_card(session, pkz, PUBLIC)
+    history = list(reversed(card.history))  # the latest first, as a reader looks for it
+    return render(request, "player.html", {"card": card, "chart": rating_chart(card.history), "history": history})

@@ -1,0 +1,174 @@
+"""The referees' area: sign in with an API token, upload a TRF or JSON file (drag and drop, or
+the plain form), see every problem with its line, preview the evaluation, submit, correct,
+withdraw, and follow the tournament until it is evaluated.
+
+Writes run in a unit of work of their own (``zdb.db.unit_of_work``): a refused upload is rolled
+back whole before its problems are shown, and a stored one is committed before the answer, the
+recalculation being requested after the commit (as in the API).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import uuid
+from typing import Annotated, Any
+
+from fastapi import File, Form, Path, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse
+from starlette.responses import Response
+
+from zdb.api.dependencies import RequestSession, TournamentId
+from zdb.auth.errors import AuthenticationError, PermissionDeniedError
+from zdb.auth.service import authenticate
+from zdb.db import unit_of_work
+from zdb.errors import ValidationError, ValidationProblem
+from zdb.tournaments.intake import preview
+from zdb.tournaments.queries import evaluation_report, list_tournaments, tournament_detail
+from zdb.web import referee_writes
+from zdb.web.referee_session import forget_token, keep_token, referee, require_same_origin
+from zdb.web.rendering import render, translate
+from zdb.web.routes.language import local_path
+from zdb.web.routes.router import page_router
+from zdb.web.uploads import UploadForm, read_upload
+
+__all__ = ["router"]
+
+router = page_router()
+
+RECENT = 20
+Text = Annotated[str, Form(max_length=200)]
+
+
+@router.get("/referee/sign-in", response_class=HTMLResponse)
+def sign_in_page(
+    request: Request,
+    next_page: Annotated[str, Query(alias="next", max_length=2000)] = "/referee",
+    expired: Annotated[str, Query(max_length=1)] = "",
+) -> HTMLResponse:
+    message = translate(request, "Please sign in with your token.") if expired else None
+    return render(request, "sign_in.html", {"next": local_path(next_page), "message": message})
+
+
+@router.post("/referee/sign-in", response_class=HTMLResponse)
+def sign_in(
+    request: Request, token: Annotated[str, Form(max_length=500)], next_page: Annotated[str, Form(alias="next")] = "/"
+) -> Response:
+    require_same_origin(request)
+    try:
+        with unit_of_work(request.app.state.engine) as session:
+            authenticate(session, token.strip()).require("admin", "referee")
+    except AuthenticationError:
+        message = translate(request, "This token is not known or was revoked.")
+        return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=401)
+    except PermissionDeniedError:
+        message = translate(request, "This token is not a referee's token.")
+        return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=403)
+    target = local_path(next_page)
+    response = RedirectResponse("/referee" if target == "/" else target, status_code=303)
+    keep_token(request, response, token.strip())
+    return response
+
+
+@router.post("/referee/sign-out")
+def sign_out(request: Request) -> RedirectResponse:
+    require_same_origin(request)
+    response = RedirectResponse("/", status_code=303)
+    forget_token(response)
+    return response
+
+
+@router.get("/referee", response_class=HTMLResponse)
+def referee_home(request: Request, session: RequestSession) -> HTMLResponse:
+    caller = referee(request, session)
+    scope = None if caller.role == "admin" else caller.scope
+    recent, total, _ = list_tournaments(
+        session, period_from=None, period_to=None, federation=scope, text=None, status=None, limit=RECENT, offset=0
+    )
+    return render(
+        request,
+        "referee.html",
+        {"caller": caller, "recent": recent, "total": total, "form": UploadForm(federation=scope or "")},
+    )
+
+
+def _file_data(file: UploadFile | None, data: str) -> tuple[str, bytes]:
+    if file is not None and file.filename:
+        return file.filename, file.file.read()
+    try:
+        return "", base64.b64decode(data.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValidationError([ValidationProblem("file", "the kept file was damaged: upload it again")]) from None
+
+
+def _correction(text: str) -> int | None:
+    return int(text) if text.isdigit() and 0 < int(text) < 2**31 else None
+
+
+@router.post("/referee/upload", response_class=HTMLResponse)
+def upload(
+    *,
+    request: Request,
+    file: Annotated[UploadFile | None, File()] = None,
+    data: Annotated[str, Form(max_length=20_000_000)] = "",
+    filename: Text = "",
+    acronym: Text = "",
+    federation: Text = "",
+    name: Text = "",
+    end_date: Text = "",
+    time_control: Text = "",
+    youth_u12: Text = "",
+    tournament_id: Text = "",
+    action: Text = "preview",
+    key: Text = "",
+) -> Response:
+    """``action=preview`` checks and evaluates, storing nothing; ``action=submit`` stores."""
+    require_same_origin(request)
+    form = UploadForm(acronym, federation, name, end_date, time_control, youth_u12 == "on")
+    correction = _correction(tournament_id)
+    context: dict[str, Any] = {"form": form, "tournament_id": correction, "problems": []}
+    try:
+        kept_name, content = _file_data(file, data)
+        context["filename"] = kept_name or filename
+        with unit_of_work(request.app.state.engine) as session:
+            caller = referee(request, session)
+            read = read_upload(kept_name or filename, content, form)
+            if action == "submit":
+                stored = referee_writes.store(request, session, caller, read, key=key or None, tournament_id=correction)
+            else:
+                if correction is not None:
+                    referee_writes.authorize(caller, referee_writes.stored_federation(session, correction))
+                referee_writes.authorize(caller, read.federation)
+                context["preview"] = preview(session, read.intake(session, create=False))
+    except ValidationError as error:
+        context["problems"] = error.problems
+        return render(request, "upload_problems.html", context, status=422)
+    if action == "submit":
+        return RedirectResponse(f"/referee/tournaments/{stored}", status_code=303)
+    context |= {"data": base64.b64encode(content).decode("ascii"), "key": uuid.uuid4().hex}
+    return render(request, "upload_preview.html", context)
+
+
+@router.get("/referee/tournaments/{tournament_id}", response_class=HTMLResponse)
+def follow_page(request: Request, session: RequestSession, tournament_id: TournamentId) -> HTMLResponse:
+    caller = referee(request, session)
+    detail = tournament_detail(session, tournament_id)
+    report = evaluation_report(session, tournament_id)
+    waiting = detail.status in ("received", "evaluating")
+    return render(
+        request,
+        "follow.html",
+        {"caller": caller, "detail": detail, "report": report, "waiting": waiting, "form": UploadForm(
+            acronym=detail.acronym, federation=detail.federation_prefix or "", name=detail.name,
+            time_control=detail.time_control or "")},
+    )  # fmt: skip
+
+
+@router.post("/referee/tournaments/{tournament_id}/withdraw")
+def withdraw(request: Request, tournament_id: Annotated[int, Path(ge=1, le=2**31 - 1)], confirm: Text = "") -> Response:
+    require_same_origin(request)
+    if confirm != "yes":
+        raise ValidationError([ValidationProblem("confirm", "tick the box to confirm the withdrawal")])
+    with unit_of_work(request.app.state.engine) as session:
+        referee_writes.withdraw(session, referee(request, session), tournament_id)
+    return RedirectResponse(f"/referee/tournaments/{tournament_id}", status_code=303)

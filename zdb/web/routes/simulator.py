@@ -1,0 +1,78 @@
+"""The rating simulator (seed 003): my rating and my opponents' ratings give my new DWZ for
+every score I could make, beside FIDE and FCR. A GET form: the answer is a link to share."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import Query, Request
+from fastapi.responses import HTMLResponse
+
+from zdb.errors import ValidationProblem
+from zdb.rating import InvalidInputError
+from zdb.simulator import DEFAULT_SYSTEMS, SimulationRequest, simulate
+from zdb.web.form_values import optional_date, optional_int
+from zdb.web.rendering import render
+from zdb.web.routes.router import page_router
+
+__all__ = ["router"]
+
+router = page_router()
+
+MAX_OPPONENTS = 60
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+Field = Annotated[str, Query(max_length=1000)]
+
+
+def _opponents(problems: list[ValidationProblem], text: str) -> tuple[int, ...]:
+    numbers = []
+    for part in (p for p in _SEPARATORS.split(text.strip()) if p):
+        if not part.isdigit():
+            problems.append(ValidationProblem("opponents", f"{part!r} is not a rating"))
+            continue
+        numbers.append(int(part))
+    if not numbers and not problems:
+        problems.append(ValidationProblem("opponents", "at least one opponent is needed"))
+    if len(numbers) > MAX_OPPONENTS:
+        problems.append(ValidationProblem("opponents", f"at most {MAX_OPPONENTS} opponents"))
+    return tuple(numbers)
+
+
+@router.get("/simulator", response_class=HTMLResponse)
+def simulator_page(
+    *,
+    request: Request,
+    rating: Field = "",
+    index: Field = "",
+    birth_year: Field = "",
+    end_date: Field = "",
+    opponents: Field = "",
+) -> HTMLResponse:
+    form = {"rating": rating, "index": index, "birth_year": birth_year, "end_date": end_date, "opponents": opponents}
+    context: dict[str, Any] = {"form": form, "problems": [], "simulation": None}
+    if not rating and not opponents:
+        form["end_date"] = end_date or datetime.now(UTC).date().isoformat()
+        return render(request, "simulator.html", context)
+    problems: list[ValidationProblem] = []
+    own = optional_int(problems, "rating", rating, 1, 3500)
+    if own is None and not problems:
+        problems.append(ValidationProblem("rating", "your rating is needed"))
+    kept_index = optional_int(problems, "index", index, 0, 999)
+    born = optional_int(problems, "birth_year", birth_year, 1900, 2200)
+    day = optional_date(problems, "end_date", end_date) or datetime.now(UTC).date()
+    listed = _opponents(problems, opponents)
+    if not problems:
+        assert own is not None
+        try:
+            asked = SimulationRequest(
+                rating=own, opponents=listed, end_date=day, index=1 if kept_index is None else kept_index,
+                birth_year=born,
+            )  # fmt: skip
+            context["simulation"] = simulate(asked, DEFAULT_SYSTEMS)
+        except InvalidInputError as error:
+            problems.append(ValidationProblem(error.place, error.problem))
+    context["problems"] = problems
+    return render(request, "simulator.html", context, status=422 if problems else 200)

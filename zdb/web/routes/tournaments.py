@@ -1,0 +1,46 @@
+"""The tournament page (status, evaluation table, crosstable with tie-breaks, rating changes)
+and the explanation of one player's rating change (every term of the formula)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Query, Request
+from fastapi.responses import HTMLResponse
+
+from zdb.api.dependencies import PersonNumber, RequestSession, TournamentId
+from zdb.ratings.queries import explain_rating_change
+from zdb.standings.model import PairingSystem
+from zdb.tournaments.queries import crosstable, evaluation_report, tournament_detail
+from zdb.web.crosstable_view import crosstable_view
+from zdb.web.rendering import render
+from zdb.web.routes.router import page_router
+
+__all__ = ["router"]
+
+router = page_router()
+
+
+@router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
+def tournament_page(
+    request: Request,
+    session: RequestSession,
+    tournament_id: TournamentId,
+    pairing: Annotated[PairingSystem, Query()] = PairingSystem.SWISS,
+) -> HTMLResponse:
+    detail = tournament_detail(session, tournament_id)
+    report = evaluation_report(session, tournament_id)
+    view, _ = crosstable_view(crosstable(session, tournament_id), pairing)
+    return render(
+        request,
+        "tournament.html",
+        {"detail": detail, "report": report, "view": view, "pairing": pairing.value, "pairings": PairingSystem},
+    )
+
+
+@router.get("/tournaments/{tournament_id}/players/{pkz}/explanation", response_class=HTMLResponse)
+def explanation_page(
+    request: Request, session: RequestSession, tournament_id: TournamentId, pkz: PersonNumber
+) -> HTMLResponse:
+    explained = explain_rating_change(session, tournament_id, pkz)
+    return render(request, "explanation.html", {"x": explained})

@@ -1,0 +1,95 @@
+"""What a referee uploads, to the intake of ``zdb.tournaments.intake``: a JSON tournament (the
+API's submission format) or a TRF file with the form's fields for what it does not say.
+
+Every problem, the JSON's field paths and the TRF's lines included, is raised as one
+``ValidationError``, as the API does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import pydantic
+from sqlalchemy.orm import Session
+
+from zdb.errors import ValidationError, ValidationProblem
+from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
+from zdb.tournaments.submission_schemas import TournamentIn
+from zdb.web.form_values import optional_date
+
+__all__ = ["Upload", "UploadForm", "read_upload"]
+
+
+@dataclass(frozen=True, slots=True)
+class UploadForm:
+    """The upload form's fields besides the file (they apply to a TRF file only)."""
+
+    acronym: str = ""
+    federation: str = ""
+    name: str = ""
+    end_date: str = ""
+    time_control: str = ""
+    youth_u12: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """A read upload: the federation it is for (to authorise before the intake) and how to make
+    its intake."""
+
+    federation: str | None
+    body: TournamentIn | None
+    meta: TrfMeta | None
+    data: bytes
+
+    def intake(self, session: Session, *, create: bool, tournament_id: int | None = None) -> Intake:
+        if self.body is not None:
+            return intake_json(session, self.body, create=create, tournament_id=tournament_id)
+        assert self.meta is not None
+        return intake_trf(session, self.data, self.meta, create=create, tournament_id=tournament_id)
+
+
+def _is_json(filename: str, data: bytes) -> bool:
+    return filename.lower().endswith(".json") or data.lstrip()[:1] in (b"{", b"[")
+
+
+def _json_problems(error: pydantic.ValidationError) -> list[ValidationProblem]:
+    problems = []
+    for item in error.errors():
+        place = "body"
+        for part in item["loc"]:
+            place += f"[{part}]" if isinstance(part, int) else f".{part}"
+        problems.append(ValidationProblem(place, item["msg"]))
+    return problems
+
+
+def _trf_meta(form: UploadForm) -> TrfMeta:
+    problems = []
+    acronym, federation = form.acronym.strip(), form.federation.strip()
+    if not acronym:
+        problems.append(ValidationProblem("acronym", "a TRF file needs the tournament's acronym (3 characters)"))
+    elif len(acronym) > 3:
+        problems.append(ValidationProblem("acronym", f"must have 3 characters, got {acronym!r}"))
+    if not federation:
+        problems.append(ValidationProblem("federation", "a TRF file needs the organising federation"))
+    end: date | None = optional_date(problems, "end_date", form.end_date)
+    if problems:
+        raise ValidationError(problems)
+    return TrfMeta(
+        acronym=acronym, federation=federation, youth_u12=form.youth_u12, name=form.name.strip() or None,
+        end_date=end, time_control=form.time_control.strip() or None,
+    )  # fmt: skip
+
+
+def read_upload(filename: str, data: bytes, form: UploadForm) -> Upload:
+    if not data.strip():
+        raise ValidationError([ValidationProblem("file", "the file is empty (or none was chosen)")])
+    if _is_json(filename, data):
+        try:
+            body = TournamentIn.model_validate_json(data)
+        except pydantic.ValidationError as error:
+            raise ValidationError(_json_problems(error)) from None
+        return Upload(body.federation, body, None, data)
+    meta = _trf_meta(form)
+    return Upload(meta.federation, None, meta, data)
