@@ -43,6 +43,8 @@ __all__ = ["evaluate_tournament", "leftover_expired"]
 _PERFECT_MARGIN = 677
 #: W and We closer than this are compared exactly, with We rounded to 9 decimals (§13.1)
 _CLOSE = 1e-6
+# Stage members bound once: an Enum member looked up on its class costs more than the test.
+_ESTABLISHED, _STAGE1, _UNRATED = Stage.ESTABLISHED, Stage.STAGE1, Stage.UNRATED
 
 
 def leftover_expired(recorded: date, evaluated: date, years: int) -> bool:
@@ -79,7 +81,7 @@ class _Player:
     # usable stored leftover games: (opponent rating as used now, points); newcomers only
     leftover: list[tuple[float, float]] | tuple[()] = ()
     kept_leftover: tuple[LeftoverGame, ...] = ()
-    stage: Stage = Stage.UNRATED
+    stage: Stage = _UNRATED
     rated: list[tuple[int, float]] | tuple[()] = ()
     w: float = 0.0
     ri: float = 0.0
@@ -114,9 +116,10 @@ def evaluate_tournament(
             black.played.append((position[game.white], 0.5))
 
     newcomers = _select(players, rules)
+    unrated = {k for k, player in enumerate(players) if player.stage is _UNRATED}
     for player in players:
-        if player.stage is not Stage.UNRATED:
-            player.rated = [(j, s) for j, s in player.played if players[j].stage is not Stage.UNRATED]
+        if player.stage is not _UNRATED:
+            player.rated = [(j, s) for j, s in player.played if j not in unrated] if unrated else player.played
             player.w = sum(s for _, s in player.rated)
 
     # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
@@ -130,7 +133,7 @@ def evaluate_tournament(
     sonder = [
         k
         for k, p in enumerate(players)
-        if p.stage is Stage.ESTABLISHED and p.rh is not None and p.r0 is not None and p.rh - p.r0 > rules.sonder_margin
+        if p.stage is _ESTABLISHED and p.rh is not None and p.r0 is not None and p.rh - p.r0 > rules.sonder_margin
     ]
     if sonder:
         for k in sonder:
@@ -142,9 +145,7 @@ def evaluate_tournament(
         # Only newcomers' ratings moved: a performance against none of them stands.
         moved = {k for k in newcomers if basis[k] != before[k]}
         for k, player in enumerate(players):
-            if not player.sonder and (
-                player.stage is not Stage.ESTABLISHED or any(j in moved for j, _ in player.rated)
-            ):
+            if not player.sonder and (player.stage is not _ESTABLISHED or any(j in moved for j, _ in player.rated)):
                 player.rh = _performance(players, k, rules, basis)
         # We counts an Ausnahmespieler with his Rh (spec §9.6, §9.8)
         for k in sonder:
@@ -200,12 +201,12 @@ def _select(players: list[_Player], rules: RuleSet) -> list[int]:
     """Stages 1 and 2 (spec §9.1-9.3); returns the newcomers of Auswahl II."""
     for player in players:
         if player.r0 is not None:
-            player.stage = Stage.ESTABLISHED
+            player.stage = _ESTABLISHED
     newcomers = []
-    for stage, pool in ((Stage.STAGE1, {Stage.ESTABLISHED}), (Stage.STAGE2, {Stage.ESTABLISHED, Stage.STAGE1})):
+    for stage, pool in ((_STAGE1, {_ESTABLISHED}), (Stage.STAGE2, {_ESTABLISHED, _STAGE1})):
         entering = []
         for k, player in enumerate(players):
-            if player.stage is not Stage.UNRATED or player.r0 is not None:
+            if player.stage is not _UNRATED or player.r0 is not None:
                 continue
             scores = [s for j, s in player.played if players[j].stage in pool]
             scores += [s for _, s in player.leftover]
@@ -250,9 +251,9 @@ def _basis(players: list[_Player]) -> list[int]:
 def _performance(players: list[_Player], k: int, rules: RuleSet, basis: list[int]) -> int | None:
     """spec §9.5, §13.3, §13.4: Rh over this tournament's rated games."""
     player = players[k]
-    if player.stage is Stage.UNRATED:
+    if player.stage is _UNRATED:
         return None
-    if player.stage is not Stage.ESTABLISHED and not player.leftover:
+    if player.stage is not _ESTABLISHED and not player.leftover:
         return round_float(player.ri)  # WO 3.6: a newcomer's Rh is his Ri
     n = len(player.rated)
     if n < rules.min_games or player.w == 0:
@@ -281,7 +282,7 @@ def _conclude(
     stored = False
     leftover_used = leftover_stored = 0
     new_state = state
-    if player.stage is Stage.ESTABLISHED:
+    if player.stage is _ESTABLISHED:
         assert player.r0 is not None and player.i0 is not None
         if n:
             own = player.r0
@@ -308,7 +309,7 @@ def _conclude(
                 new_state = PlayerState(rating=rn, index=i_new)
         elif not player.fide_start:
             rn, i_new = state.rating, state.index  # nothing rated: rating and index kept
-    elif player.stage is not Stage.UNRATED:
+    elif player.stage is not _UNRATED:
         rn, i_new = player.first, 1
         leftover_used = len(player.leftover)
         stored = player.member
@@ -320,12 +321,12 @@ def _conclude(
         new_games = []
         for j, points in player.played:
             opponent = players[j]
-            if opponent.stage is Stage.ESTABLISHED:
+            if opponent.stage is _ESTABLISHED:
                 assert opponent.r0 is not None
                 new_games.append(
                     LeftoverGame(tournament.id, tournament.end_date, opponent.r0, points, opponent.r0_is_fide)
                 )
-            elif opponent.stage is Stage.STAGE1:
+            elif opponent.stage is _STAGE1:
                 new_games.append(LeftoverGame(tournament.id, tournament.end_date, opponent.first, points))
         leftover_stored = len(new_games)
         new_state = PlayerState(rating=None, index=state.index, leftover=player.kept_leftover + tuple(new_games))
