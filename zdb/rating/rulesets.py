@@ -128,7 +128,7 @@ class ClassicCoefficient:
         else:
             e = min(max(self.e_min, rounded), self.index_cap(index))
         rn = round_float(r0 + 800.0 * (player.w - player.we) / (e + player.n))
-        return CoefficientResult(e=e, k=None, rn=rn)
+        return CoefficientResult(e, None, rn)  # e, k, rn
 
     @lru_cache(maxsize=1 << 16)  # noqa: B019 - rule objects hash by identity and live for the process
     def _base(self, r0: int, age: int, at_least_expected: bool) -> tuple[float, int, float]:
@@ -193,7 +193,7 @@ class Wo2026Factor:
         age, index = min(player.age, self.young_age + 1), min(player.index, len(self.k0_rows[0]) + 1)
         k = self.factor(player.r0, age, index, player.at_least_expected)
         rn = max(self.floor, round_float(player.r0 + float(k) * (player.w - player.we)))
-        return CoefficientResult(e=None, k=k, rn=rn)
+        return CoefficientResult(None, k, rn)  # e, k, rn
 
     @lru_cache(maxsize=1 << 16)  # noqa: B019 - rule objects hash by identity and live for the process
     def factor(self, r0: int, age: int, index: int, at_least_expected: bool) -> Fraction:

@@ -289,17 +289,10 @@ def _conclude(
             expected = expected_sum(own, [we_basis[j] for j, _ in player.rated])
             index = max(1, player.i0)  # spec §13.11: index 0 counts as 1
             w = player.w
-            result = rules.coefficient.new_rating(
-                CoefficientInput(
-                    r0=own,
-                    index=rules.coefficient.fide_start_index if player.fide_start else index,
-                    age=player.age,
-                    w=w,
-                    we=expected,
-                    n=n,
-                    at_least_expected=_at_least_expected(w, expected),
-                )
-            )
+            rule_index = rules.coefficient.fide_start_index if player.fide_start else index
+            # positional (r0, index, age, w, we, n, at_least_expected): a frozen record's keywords cost
+            ale = _at_least_expected(w, expected)
+            result = rules.coefficient.new_rating(CoefficientInput(own, rule_index, player.age, w, expected, n, ale))
             we = rounded_float(expected, 6)
             e = result.e
             k_factor = None if result.k is None else float(result.k)
