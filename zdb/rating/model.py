@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
 from types import MappingProxyType
+from typing import NamedTuple
 
 __all__ = [
     "EMPTY_STATE",
@@ -158,9 +159,11 @@ class Tournament:
                 raise InvalidInputError(f"games[{k}]", f"player {game.white!r} is paired with himself")
 
 
-@dataclass(frozen=True, slots=True)
-class ReportRow:
+class ReportRow(NamedTuple):
     """One participant's line of a tournament evaluation (spec §9, §13.15).
+
+    A named tuple, not a frozen dataclass: just as immutable, and built for every participant
+    of every tournament, several times cheaper.
 
     Names follow the spec: ``w`` points in rated games, ``n`` rated games, ``we`` expected points
     (rounded half up to 6 decimals), ``e`` (classic) or ``k`` (WO 2026), ``rh`` performance,

@@ -16,7 +16,7 @@ from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from math import exp
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from zdb.rating.rounding import round_float, round_half_up, round_half_up_to
 
@@ -55,8 +55,7 @@ class CoefficientInput:
     at_least_expected: bool  # W >= We, with We rounded to 9 decimals (spec §13.1)
 
 
-@dataclass(frozen=True, slots=True)
-class CoefficientResult:
+class CoefficientResult(NamedTuple):
     e: int | None
     k: Fraction | None
     rn: int
