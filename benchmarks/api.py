@@ -11,7 +11,8 @@ group on 127.0.0.1:
 - the real API as ``zdb serve`` runs it in production: uvicorn with uvloop and httptools,
   ``--workers`` processes, the factory ``zdb.api.app:app_from_environment`` with
   ``ZDB_DATABASE_URL`` set to the bench database and ``ZDB_BROKER_URL`` set to a dummy Redis URL
-  (nothing is submitted, so no task is ever sent);
+  (nothing is submitted, so no task is ever sent) and ``ZDB_READ_POOL_SIZE`` (the connections of
+  its hot reads' pool, ``zdb.api.read_pool``) set to the baseline's pool size;
 - the baseline: a bare Starlette app under the same uvicorn options whose two async endpoints
   take a connection from a ``psycopg_pool.AsyncConnectionPool`` and run the SQL the API runs for
   the same answer (the player with his current rating, his memberships, his history rows with
@@ -475,7 +476,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     here = Path(__file__).resolve().parent
     log_dir = Path(tempfile.mkdtemp(prefix="zdb-apibench-"))
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("ZDB_")}
-    api_env = base_env | {"ZDB_DATABASE_URL": url, "ZDB_BROKER_URL": DUMMY_BROKER}
+    api_env = base_env | {
+        "ZDB_DATABASE_URL": url, "ZDB_BROKER_URL": DUMMY_BROKER, "ZDB_READ_POOL_SIZE": str(args.pool_size),
+    }  # fmt: skip
     bare_env = base_env | {"BENCH_DATABASE_DSN": dsn, "BENCH_POOL_SIZE": str(args.pool_size)}
     api = Server("api", _free_port(), "/api/v1/health")
     baseline = Server("baseline", _free_port(), "/health")
@@ -550,7 +553,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of unmeasured load before each target")
     parser.add_argument("--requests", type=int, default=20_000, help="at most this many requests per target")
     parser.add_argument("--samples", type=int, default=2000, help="random players and clubs to ask for")
-    parser.add_argument("--pool-size", type=int, default=10, help="baseline connections per process")
+    parser.add_argument("--pool-size", type=int, default=10, help="pool connections per process (both servers)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if min(args.workers, args.connections, args.requests, args.samples, args.pool_size) < 1 or args.duration <= 0:

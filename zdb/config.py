@@ -25,6 +25,8 @@ class Settings:
     recalc_time_limit: int = 3600
     #: the sweeper re-dispatches a recalculation this often while the dirty position is set
     sweep_seconds: float = 30.0
+    #: connections of each serving process's pool for the hot reads (PostgreSQL only)
+    read_pool_size: int = 10
 
     @property
     def embedded(self) -> bool:
@@ -43,6 +45,7 @@ class Settings:
             broker_url=env.get("ZDB_BROKER_URL") or None,
             recalc_time_limit=int(env.get("ZDB_RECALC_TIME_LIMIT", "3600")),
             sweep_seconds=float(env.get("ZDB_SWEEP_SECONDS", "30")),
+            read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
         )
 
 

@@ -52,9 +52,12 @@ def world_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
 
 
 @pytest.fixture(scope="module")
-def world(world_url: str) -> World:
-    """The read-only tests' world (see ``tests/api/world.py``)."""
-    return build_world(world_url)
+def world(world_url: str) -> Iterator[World]:
+    """The read-only tests' world (see ``tests/api/world.py``), its application started: in
+    PostgreSQL the hot reads take the read pool (``zdb.api.read_pool``), in SQLite the sessions."""
+    built = build_world(world_url)
+    with built.client:
+        yield built
 
 
 @pytest.fixture

@@ -426,9 +426,3 @@ def test_trf_preview_and_roles(fresh: World) -> None:
     assert _post_trf(fresh, text, "referee_d").status_code == 403
     assert _post_trf(fresh, text, "club_c0327").status_code == 403
     assert _post_trf(fresh, b"   \n").status_code == 422
-    form = fresh.client.post(
-        "/api/v1/tournaments/trf", params={"acronym": "TRF", "federation": "C03"}, files={"file": ("t.trf", text)},
-        headers=_headers(fresh, "referee_c"),
-    )  # fmt: skip
-    assert form.status_code == 422
-    assert form.json()["errors"][0]["place"] == "header.Content-Type"

@@ -147,5 +147,5 @@ def build_world(url: str) -> World:
         {"withdraw": WITHDRAWN},
     ]  # fmt: skip
     submit(url, {"initial_states": {}, "events": late})
-    client = TestClient(create_app(Settings(database_url=url), recalculation=False))
+    client = TestClient(create_app(Settings(database_url=url, read_pool_size=2), recalculation=False))
     return World(url, client, pkz, _tokens(url))

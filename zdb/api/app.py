@@ -1,6 +1,9 @@
 """The FastAPI application: routers under ``/api/v1``, problem documents for errors, the
 OpenAPI document, and the recalculation that follows every committed change.
 
+In PostgreSQL the application opens, with its lifespan, the connection pool of the hot reads
+(the player card and the club list: ``zdb.api.hot_reads``).
+
 In the embedded mode (no broker) the recalculation runs in a background thread of this process
 (``EmbeddedRecalculator``), started with the application and stopped with it; in production a
 committed change sends the Celery task (``workers.tasks.dispatch``).
@@ -8,6 +11,7 @@ committed change sends the Celery task (``workers.tasks.dispatch``).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -17,6 +21,7 @@ from fastapi import FastAPI
 from zdb import __version__
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
+from zdb.api.read_pool import open_read_pool
 from zdb.api.routers import auth, federations, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
 from zdb.api.routers import tools as tools_router
@@ -63,7 +68,15 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     engine = engine_for(settings.database_url)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # a second start of the same application (on another loop) leaves the first one's pool
+        pool = None if app.state.read_pool is not None else await open_read_pool(engine, settings.read_pool_size)
+        if pool is not None:
+            app.state.read_pool = pool
+        # What the start made lives as long as the process: the collector need not walk it again
+        # (a full collection over it stalls every request in flight for milliseconds).
+        gc.collect()
+        gc.freeze()
         recalculator = None
         if recalculation and settings.embedded:
             recalculator = EmbeddedRecalculator(engine, settings.sweep_seconds)
@@ -80,6 +93,9 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
                 recalculator.stop()
             elif recalculation:
                 clear_dispatcher()
+            if pool is not None:
+                app.state.read_pool = None
+                await pool.pool.close()
 
     app = FastAPI(
         title="ZDB: the DWZ rating database",
@@ -92,6 +108,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.engine = engine
+    app.state.read_pool = None  # opened by the lifespan in PostgreSQL: zdb.api.read_pool
     app.state.settings = settings
     app.state.started_at = datetime.now(UTC)
     for router in (players.router, tournaments.router, federations.router, ratings.router, auth.router, meta.router):

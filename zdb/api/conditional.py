@@ -16,7 +16,7 @@ from email.utils import format_datetime
 from fastapi import Request, Response
 from pydantic import BaseModel
 
-__all__ = ["conditional_json", "etag_matches"]
+__all__ = ["conditional_bytes", "conditional_json", "etag_matches"]
 
 
 def _utc(moment: datetime) -> datetime:
@@ -36,7 +36,11 @@ def etag_matches(header: str | None, etag: str) -> bool:
 
 
 def conditional_json(request: Request, model: BaseModel, *stamps: datetime | None) -> Response:
-    body = model.model_dump_json().encode("utf-8")
+    return conditional_bytes(request, model.model_dump_json().encode("utf-8"), *stamps)
+
+
+def conditional_bytes(request: Request, body: bytes, *stamps: datetime | None) -> Response:
+    """The JSON ``body`` with its tag and the latest of ``stamps``, or 304 when the tag matches."""
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     known = [_utc(s) for s in stamps if s is not None]
     modified: datetime = max(known) if known else request.app.state.started_at

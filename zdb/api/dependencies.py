@@ -13,7 +13,9 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from zdb.api.pagination import PageParams, page_params
 from zdb.auth.errors import AuthenticationError
@@ -21,7 +23,7 @@ from zdb.auth.principal import PUBLIC, Principal
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
 
-__all__ = ["Caller", "Paging", "RequestSession", "get_principal", "get_session"]
+__all__ = ["Caller", "Paging", "ReadCaller", "RequestSession", "get_principal", "get_read_principal", "get_session"]
 
 _bearer = HTTPBearer(
     auto_error=False,
@@ -37,19 +39,40 @@ def get_session(request: Request) -> Iterator[Session]:
 RequestSession = Annotated[Session, Depends(get_session, scope="function")]
 
 
-def get_principal(
-    request: Request,
-    session: RequestSession,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
-) -> Principal:
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)]
+
+
+def _secret(request: Request, credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    """The token sent, or ``None`` for the public (no Authorization header at all)."""
     if "authorization" not in request.headers:
-        return PUBLIC
+        return None
     if credentials is None or not credentials.credentials:
         raise AuthenticationError("the Authorization header must read 'Bearer <token>'")
-    return authenticate(session, credentials.credentials)
+    return credentials.credentials
+
+
+def get_principal(request: Request, session: RequestSession, credentials: Credentials) -> Principal:
+    secret = _secret(request, credentials)
+    return PUBLIC if secret is None else authenticate(session, secret)
+
+
+def _authenticate_in_unit_of_work(engine: Engine, secret: str) -> Principal:
+    with unit_of_work(engine) as session:
+        return authenticate(session, secret)
+
+
+async def get_read_principal(request: Request, credentials: Credentials) -> Principal:
+    """The caller of a hot read (``zdb.api.hot_reads``), without a session of the request: the
+    public is answered without touching the token table; a token is looked up in a unit of work
+    of its own."""
+    secret = _secret(request, credentials)
+    if secret is None:
+        return PUBLIC
+    return await run_in_threadpool(_authenticate_in_unit_of_work, request.app.state.engine, secret)
 
 
 Caller = Annotated[Principal, Depends(get_principal)]
+ReadCaller = Annotated[Principal, Depends(get_read_principal)]
 Paging = Annotated[PageParams, Depends(page_params)]
 
 

@@ -1,6 +1,11 @@
 """All SQL of the player read side: search (name, club, FIDE id), current clubs of a page of
 players in one query, and the player card with his full history and his rating at any date.
 
+The player card is three statements (``CARD_PLAYER``, ``CARD_MEMBERSHIPS``, ``CARD_HISTORY``)
+and one function that makes the card of their rows (``card_fields``): the API runs the same
+statements on its asynchronous pool in PostgreSQL (``zdb.api.hot_reads``), so that both ways
+to the card share its SQL and its shape.
+
 Names are searched in their folded form (``zdb.players.names.fold_name``): every word of the
 query must occur in ``players.search_name``, so "Müller", "Mueller" and "muller" find the same
 players, and "Müller, Anna" finds Anna Müller.
@@ -8,11 +13,11 @@ players, and "Müller, Anna" finds Anna Müller.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import date, datetime
+from collections.abc import Mapping, Sequence
+from datetime import UTC, date, datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, and_, exists, func, select
+from sqlalchemy import ColumnElement, and_, bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
@@ -20,12 +25,22 @@ from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.names import fold_name
-from zdb.players.schemas import CurrentClub, HistoryEntry, MembershipOut, PlayerCard, PlayerSummary, RatingAt
+from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion
-from zdb.tournaments.queries import FIGURE_COLUMNS, evaluation_figures, like_pattern
+from zdb.tournaments.queries import FIGURE_COLUMNS, like_pattern
 
-__all__ = ["current_clubs", "name_terms", "player_card", "rating_at", "search_players"]
+__all__ = [
+    "CARD_HISTORY",
+    "CARD_MEMBERSHIPS",
+    "CARD_PLAYER",
+    "card_fields",
+    "current_clubs",
+    "name_terms",
+    "player_card",
+    "rating_at",
+    "search_players",
+]
 
 _KINDS: dict[int, Literal["start_rating", "tournament", "conversion"]] = {
     0: "start_rating",
@@ -105,93 +120,136 @@ def search_players(
     return items, total, max(stamps, default=None)
 
 
-def _history(session: Session, pkz: int) -> list[HistoryEntry]:
-    h, e, v = HistoryRow, Evaluation, TournamentVersion
-    rows = session.execute(
-        select(h.event_date, h.event_phase, h.event_text, h.tournament_id, h.tournament_version, h.old_rating,
-               h.old_index, h.new_rating, h.new_index, h.evaluated, v.name.label("tournament_name"),
-               e.player_pkz.label("evaluated_pkz"), *FIGURE_COLUMNS)
-        .outerjoin(e, and_(e.tournament_id == h.tournament_id, e.version == h.tournament_version,
-                           e.player_pkz == h.player_pkz))
-        .outerjoin(v, and_(v.tournament_id == h.tournament_id, v.version == h.tournament_version))
-        .where(h.player_pkz == pkz)
-        .order_by(h.event_date, h.event_phase, h.event_text, h.event_id)
-    ).all()  # fmt: skip
-    return [_entry(row) for row in rows]
+#: the player card's statements, each with the parameter ``pkz``: the player with his current and
+#: initial rating, his memberships (current and past), his history with every evaluation's figures
+_p, _r, _i, _m, _h, _e, _v = Player, PlayerRating, InitialState, Membership, HistoryRow, Evaluation, TournamentVersion
+CARD_PLAYER = (
+    select(_p.pkz, _p.surname, _p.given_name, _p.sex, _p.birth_year, _p.birth_date, _p.fide_id, _p.nation, _p.guest,
+           _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
+           _i.rating.label("initial_rating"), _i.rating_index.label("initial_index"))
+    .outerjoin(_r, _r.player_pkz == _p.pkz)
+    .outerjoin(_i, _i.player_pkz == _p.pkz)
+    .where(_p.pkz == bindparam("pkz"))
+)  # fmt: skip
+CARD_MEMBERSHIPS = (
+    select(_m.club_code, Club.name.label("club_name"), _m.member_no, _m.status, _m.valid_from, _m.valid_until)
+    .join(Club, Club.code == _m.club_code)
+    .where(_m.player_pkz == bindparam("pkz"))
+    .order_by(_m.valid_from, _m.club_code)
+)
+CARD_HISTORY = (
+    select(_h.event_date, _h.event_phase, _h.event_text, _h.tournament_id, _h.tournament_version, _h.old_rating,
+           _h.old_index, _h.new_rating, _h.new_index, _h.evaluated, _v.name.label("tournament_name"),
+           _e.player_pkz.label("evaluated_pkz"), *FIGURE_COLUMNS)
+    .outerjoin(_e, and_(_e.tournament_id == _h.tournament_id, _e.version == _h.tournament_version,
+                        _e.player_pkz == _h.player_pkz))
+    .outerjoin(_v, and_(_v.tournament_id == _h.tournament_id, _v.version == _h.tournament_version))
+    .where(_h.player_pkz == bindparam("pkz"))
+    .order_by(_h.event_date, _h.event_phase, _h.event_text, _h.event_id)
+)  # fmt: skip
+_FIGURES = tuple(column.key for column in FIGURE_COLUMNS)
+#: figures that are floats even when the database hands back an integer (SQLite keeps 3.0 as 3)
+_FLOATS = frozenset(column.key for column in FIGURE_COLUMNS if column.type.python_type is float)
 
 
-def _entry(row: Any) -> HistoryEntry:
-    kind = _KINDS[row.event_phase]
-    return HistoryEntry(
-        kind=kind,
-        date=row.event_date,
-        event="start rating" if kind == "start_rating" else row.event_text,
-        tournament_id=row.tournament_id,
-        tournament_version=row.tournament_version,
-        tournament_name=row.tournament_name,
-        old_rating=row.old_rating,
-        old_index=_index(row.old_rating, row.old_index),
-        new_rating=row.new_rating,
-        new_index=_index(row.new_rating, row.new_index),
-        stored=row.evaluated,
-        evaluation=None if row.evaluated_pkz is None else evaluation_figures(row._mapping),
-    )
+def _figures(row: Mapping[Any, Any]) -> dict[str, Any]:
+    return {name: float(row[name]) if name in _FLOATS and row[name] is not None else row[name] for name in _FIGURES}
 
 
-def rating_at(history: Sequence[HistoryEntry], initial: tuple[int | None, int] | None, on: date) -> RatingAt:
-    """The rating after every event up to and including ``on`` (the history is in time-line
-    order); before the first event, the initial list's rating."""
+def _entry(row: Mapping[Any, Any]) -> dict[str, Any]:
+    kind = _KINDS[row["event_phase"]]
+    return {
+        "kind": kind,
+        "date": row["event_date"],
+        "event": "start rating" if kind == "start_rating" else row["event_text"],
+        "tournament_id": row["tournament_id"],
+        "tournament_version": row["tournament_version"],
+        "tournament_name": row["tournament_name"],
+        "old_rating": row["old_rating"],
+        "old_index": _index(row["old_rating"], row["old_index"]),
+        "new_rating": row["new_rating"],
+        "new_index": _index(row["new_rating"], row["new_index"]),
+        "stored": row["evaluated"],
+        "evaluation": None if row["evaluated_pkz"] is None else _figures(row),
+    }
+
+
+def _membership(row: Mapping[Any, Any]) -> dict[str, Any]:
+    return {
+        "club_code": row["club_code"], "club_name": row["club_name"], "member_no": row["member_no"],
+        "status": row["status"], "valid_from": row["valid_from"], "valid_until": row["valid_until"],
+    }  # fmt: skip
+
+
+def rating_at(history: Sequence[Mapping[Any, Any]], initial: tuple[int | None, int] | None, on: date) -> dict[str, Any]:
+    """The rating after every event up to and including ``on`` (``history`` holds the card's
+    entries in time-line order); before the first event, the initial list's rating."""
     last = None
     for entry in history:
-        if entry.date > on:
+        if entry["date"] > on:
             break
         last = entry
     if last is not None:
-        return RatingAt(on=on, rating=last.new_rating, rating_index=last.new_index, since=last.date, event=last.event)
+        return {
+            "on": on, "rating": last["new_rating"], "rating_index": last["new_index"], "since": last["date"],
+            "event": last["event"],
+        }  # fmt: skip
     rating, index = initial if initial is not None else (None, None)
-    return RatingAt(on=on, rating=rating, rating_index=_index(rating, index), since=None, event=None)
+    return {"on": on, "rating": rating, "rating_index": _index(rating, index), "since": None, "event": None}
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes: they are UTC."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def card_fields(
+    pkz: int,
+    player: Mapping[Any, Any] | None,
+    memberships: Sequence[Mapping[Any, Any]],
+    history: Sequence[Mapping[Any, Any]],
+    *,
+    viewer: Principal,
+    at: date | None = None,
+) -> dict[str, Any]:
+    """The player card from the rows of ``CARD_PLAYER`` (``None``: no such player),
+    ``CARD_MEMBERSHIPS`` and ``CARD_HISTORY``: plain values in the order of ``PlayerCard``'s
+    fields, so that they serialise to exactly what the model does."""
+    if player is None:
+        raise NotFoundError(f"player {pkz} does not exist")
+    clubs = [_membership(row) for row in memberships]
+    visible = viewer.sees_private([ms["club_code"] for ms in clubs if ms["valid_until"] is None])
+    entries = [_entry(row) for row in history]
+    when = None
+    if at is not None:
+        initial = player["initial_index"]
+        when = rating_at(entries, None if initial is None else (player["initial_rating"], initial), at)
+    rating = player["rating"]
+    return {
+        "pkz": player["pkz"],
+        "surname": player["surname"],
+        "given_name": player["given_name"],
+        "sex": player["sex"],
+        "birth_year": player["birth_year"],
+        "birth_date": player["birth_date"] if visible else None,
+        "private_fields_visible": visible,
+        "fide_id": player["fide_id"],
+        "nation": player["nation"],
+        "guest": player["guest"],
+        "rating": rating,
+        "rating_index": _index(rating, player["rating_index"]),
+        "rating_changed_at": _utc(player["rating_changed_at"]),
+        "memberships": clubs,
+        "history": entries,
+        "rating_at": when,
+    }
 
 
 def player_card(session: Session, pkz: int, viewer: Principal, at: date | None = None) -> PlayerCard:
-    player = session.get(Player, pkz)
-    if player is None:
-        raise NotFoundError(f"player {pkz} does not exist")
-    current = session.get(PlayerRating, pkz)
-    m = Membership
-    memberships = [
-        MembershipOut(
-            club_code=r.club_code, club_name=r.name, member_no=r.member_no, status=r.status,
-            valid_from=r.valid_from, valid_until=r.valid_until,
-        )
-        for r in session.execute(
-            select(m.club_code, Club.name, m.member_no, m.status, m.valid_from, m.valid_until)
-            .join(Club, Club.code == m.club_code)
-            .where(m.player_pkz == pkz)
-            .order_by(m.valid_from, m.club_code)
-        )
-    ]  # fmt: skip
-    visible = viewer.sees_private([ms.club_code for ms in memberships if ms.valid_until is None])
-    history = _history(session, pkz)
-    when = None
-    if at is not None:
-        initial = session.get(InitialState, pkz)
-        when = rating_at(history, None if initial is None else (initial.rating, initial.rating_index), at)
-    rating = None if current is None else current.rating
-    return PlayerCard(
-        pkz=player.pkz,
-        surname=player.surname,
-        given_name=player.given_name,
-        sex=player.sex,
-        birth_year=player.birth_year,
-        birth_date=player.birth_date if visible else None,
-        private_fields_visible=visible,
-        fide_id=player.fide_id,
-        nation=player.nation,
-        guest=player.guest,
-        rating=rating,
-        rating_index=None if current is None else _index(rating, current.rating_index),
-        rating_changed_at=None if current is None else current.changed_at,
-        memberships=memberships,
-        history=history,
-        rating_at=when,
-    )
+    params = {"pkz": pkz}
+    player = session.execute(CARD_PLAYER, params).mappings().first()
+    memberships = session.execute(CARD_MEMBERSHIPS, params).mappings().all()
+    history = session.execute(CARD_HISTORY, params).mappings().all()
+    return PlayerCard.model_validate(card_fields(pkz, player, memberships, history, viewer=viewer, at=at))

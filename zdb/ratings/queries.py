@@ -8,10 +8,12 @@ as the history recorded them; it is shown beside the stored figures.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, String, bindparam, exists, func, select
+from sqlalchemy import ColumnElement, DateTime, Select, String, and_, bindparam, exists, func, join, select
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
@@ -41,11 +43,16 @@ from zdb.tournaments.repository import load_tournaments
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
+    "RESULTS_STAMP_COLUMNS",
+    "club_page_fields",
+    "club_params",
     "club_ratings",
+    "club_statements",
     "explain_rating_change",
     "rating_changes",
     "recalc_status",
     "results_stamp",
+    "results_stamp_of",
     "top_list",
 ]
 
@@ -54,10 +61,15 @@ def _index(rating: int | None, index: int | None) -> int | None:
     return None if rating is None else index
 
 
+def _second(since: datetime) -> datetime:
+    """A moment in UTC to the second (a naive one is UTC)."""
+    return (since.astimezone(UTC) if since.tzinfo else since.replace(tzinfo=UTC)).replace(microsecond=0)
+
+
 def _changed_since(session: Session, since: datetime) -> ColumnElement[bool]:
     """``changed_at >= since``, inclusive and to the second: a duplicate in a feed is harmless, a
     missed change is not. SQLite keeps the server's timestamps as text to the second."""
-    moment = (since.astimezone(UTC) if since.tzinfo else since.replace(tzinfo=UTC)).replace(microsecond=0)
+    moment = _second(since)
     if session.get_bind().dialect.name == "sqlite":
         text = moment.strftime("%Y-%m-%d %H:%M:%S")
         return PlayerRating.changed_at >= bindparam("changed_since", text, type_=String)
@@ -122,6 +134,74 @@ def top_list(
     return items, total, changed
 
 
+@cache
+def club_statements(dialect: str, *, changed_since: bool) -> tuple[Select[*tuple[Any, ...]], ...]:
+    """The club list's statements for a database ``dialect``; their parameters are
+    ``club_params``.
+
+    The first gives the page of members, each row with the total and the latest rating change of
+    all members matching; a club without members matching gives one row without a member, a club
+    that does not exist (or a page beyond the last member) no row. Then, and only then, the
+    second says whether the club exists, with that total and latest change."""
+    m, p, r, h = Membership, Player, PlayerRating, HistoryRow
+    matching: list[ColumnElement[bool]] = [m.valid_until.is_(None)]
+    if changed_since:
+        kind = String() if dialect == "sqlite" else DateTime(timezone=True)
+        matching.append(r.changed_at >= bindparam("changed_since", type_=kind))
+    members = join(m, p, p.pkz == m.player_pkz).outerjoin(r, r.player_pkz == p.pkz)
+    last_evaluation = (
+        select(func.max(h.event_date))
+        .where(h.player_pkz == p.pkz, h.event_phase == 1, h.evaluated.is_(True))
+        .correlate(p)
+        .scalar_subquery()
+    )
+    rows = (
+        select(m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.birth_date, p.fide_id,
+               p.nation, r.rating, r.rating_index, r.changed_at, last_evaluation.label("last_evaluation"),
+               func.count(p.pkz).over().label("total"), func.max(r.changed_at).over().label("changed"))
+        .select_from(Club)
+        .outerjoin(members, and_(m.club_code == Club.code, *matching))
+        .where(Club.code == bindparam("code"))
+        .order_by(m.member_no.is_(None), m.member_no, p.pkz)
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset"))
+    )  # fmt: skip
+    beyond = (
+        select(func.count().label("total"), func.max(r.changed_at).label("changed"),
+               exists().where(Club.code == bindparam("code")).label("club_exists"))
+        .select_from(members)
+        .where(m.club_code == bindparam("code"), *matching)
+    )  # fmt: skip
+    return rows, beyond
+
+
+def club_params(dialect: str, code: str, *, changed_since: datetime | None, limit: int, offset: int) -> dict[str, Any]:
+    """The parameters of ``club_statements``: ``changed_since`` inclusive and to the second (a
+    duplicate in a feed is harmless, a missed change is not); SQLite keeps the server's
+    timestamps as text to the second."""
+    params: dict[str, Any] = {"code": code, "limit": limit, "offset": offset}
+    if changed_since is not None:
+        moment = _second(changed_since)
+        params["changed_since"] = moment.strftime("%Y-%m-%d %H:%M:%S") if dialect == "sqlite" else moment
+    return params
+
+
+def club_page_fields(
+    code: str, rows: Sequence[Mapping[Any, Any]], beyond: Mapping[Any, Any] | None, viewer: Principal
+) -> tuple[list[dict[str, Any]], int, datetime | None]:
+    """The club list from the rows of ``club_statements`` (``beyond``: the second's row, asked
+    for only when the first gave none): the members as plain values in the order of
+    ``ClubMemberRating``'s fields, the total and the latest rating change of all members
+    matching. Non-public fields only for a caller whose scope covers the club."""
+    if beyond is not None:
+        if not beyond["club_exists"]:
+            raise NotFoundError(f"no club has the code {code!r}")
+        return [], beyond["total"], beyond["changed"]
+    visible = viewer.sees_private([code])
+    first = rows[0]
+    return [_member(row, visible) for row in rows if row["pkz"] is not None], first["total"], first["changed"]
+
+
 def club_ratings(
     session: Session,
     code: str,
@@ -134,38 +214,13 @@ def club_ratings(
     """Every current member of a club with his rating, index, last evaluation and FIDE data,
     in one query; by membership number. Non-public fields only for a caller whose scope covers
     the club."""
-    if session.get(Club, code) is None:
-        raise NotFoundError(f"no club has the code {code!r}")
-    m, p, r, h = Membership, Player, PlayerRating, HistoryRow
-    conditions: list[ColumnElement[bool]] = [m.club_code == code, m.valid_until.is_(None)]
-    if changed_since is not None:
-        conditions.append(_changed_since(session, changed_since))
-    last_evaluation = (
-        select(func.max(h.event_date))
-        .where(h.player_pkz == p.pkz, h.event_phase == 1, h.evaluated.is_(True))
-        .correlate(p)
-        .scalar_subquery()
-    )
-    total, changed = session.execute(
-        select(func.count(), func.max(r.changed_at))
-        .select_from(m)
-        .join(p, p.pkz == m.player_pkz)
-        .outerjoin(r, r.player_pkz == p.pkz)
-        .where(*conditions)
-    ).one()
-    rows = session.execute(
-        select(m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.birth_date, p.fide_id,
-               p.nation, r.rating, r.rating_index, r.changed_at, last_evaluation.label("last_evaluation"))
-        .join(p, p.pkz == m.player_pkz)
-        .outerjoin(r, r.player_pkz == p.pkz)
-        .where(*conditions)
-        .order_by(m.member_no.is_(None), m.member_no, p.pkz)
-        .limit(limit)
-        .offset(offset)
-    ).all()  # fmt: skip
-    visible = viewer.sees_private([code])
-    items = [_member(row, visible) for row in rows]
-    return items, total, changed
+    dialect = session.get_bind().dialect.name
+    rows_sql, beyond_sql = club_statements(dialect, changed_since=changed_since is not None)
+    params = club_params(dialect, code, changed_since=changed_since, limit=limit, offset=offset)
+    rows = session.execute(rows_sql, params).mappings().all()
+    beyond = None if rows else session.execute(beyond_sql, params).mappings().one()
+    items, total, changed = club_page_fields(code, rows, beyond, viewer)
+    return [ClubMemberRating.model_validate(item) for item in items], total, changed
 
 
 def _year_week(day: date | None) -> str | None:
@@ -175,25 +230,25 @@ def _year_week(day: date | None) -> str | None:
     return f"{year}-W{week:02d}"
 
 
-def _member(row: Any, visible: bool) -> ClubMemberRating:
-    return ClubMemberRating(
-        pkz=row.pkz,
-        member_no=row.member_no,
-        status=row.status,
-        surname=row.surname,
-        given_name=row.given_name,
-        sex=row.sex,
-        birth_year=row.birth_year,
-        birth_date=row.birth_date if visible else None,
-        private_fields_visible=visible,
-        fide_id=row.fide_id,
-        nation=row.nation,
-        rating=row.rating,
-        rating_index=_index(row.rating, row.rating_index),
-        last_evaluation=_year_week(row.last_evaluation),
-        last_evaluation_end_date=row.last_evaluation,
-        rating_changed_at=row.changed_at,
-    )
+def _member(row: Mapping[Any, Any], visible: bool) -> dict[str, Any]:
+    return {
+        "pkz": row["pkz"],
+        "member_no": row["member_no"],
+        "status": row["status"],
+        "surname": row["surname"],
+        "given_name": row["given_name"],
+        "sex": row["sex"],
+        "birth_year": row["birth_year"],
+        "birth_date": row["birth_date"] if visible else None,
+        "private_fields_visible": visible,
+        "fide_id": row["fide_id"],
+        "nation": row["nation"],
+        "rating": row["rating"],
+        "rating_index": _index(row["rating"], row["rating_index"]),
+        "last_evaluation": _year_week(row["last_evaluation"]),
+        "last_evaluation_end_date": row["last_evaluation"],
+        "rating_changed_at": None if row["changed_at"] is None else _utc(row["changed_at"]),
+    }
 
 
 def rating_changes(
@@ -274,11 +329,23 @@ def recalc_status(session: Session) -> RecalcStatus:
     )
 
 
+_RS = RecalcState
+#: when the stored results last changed or began to, as columns to add to any statement (the
+#: recalculation's latest moments); ``results_stamp_of`` reads them
+RESULTS_STAMP_COLUMNS = tuple(
+    select(column).where(_RS.id == 1).scalar_subquery().label(f"results_{column.key}")
+    for column in (_RS.last_finished_at, _RS.running_since, _RS.last_started_at)
+)
+
+
+def results_stamp_of(row: Mapping[Any, Any]) -> datetime | None:
+    stamps = (row[column.key] for column in RESULTS_STAMP_COLUMNS)
+    return max((_utc(t) for t in stamps if t is not None), default=None)
+
+
 def results_stamp(session: Session) -> datetime | None:
     """When the stored results last changed or began to: the recalculation's latest moment."""
-    s = _state(session)
-    stamps = [t for t in (s.last_finished_at, s.running_since, s.last_started_at) if t is not None]
-    return max((_utc(t) for t in stamps), default=None)
+    return results_stamp_of(session.execute(select(*RESULTS_STAMP_COLUMNS)).mappings().one())
 
 
 def explain_rating_change(session: Session, tournament_id: int, pkz: int) -> ExplanationOut:

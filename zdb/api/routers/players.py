@@ -1,4 +1,4 @@
-"""Player search and the player card."""
+"""Player search and the player card (a hot read: ``zdb.api.hot_reads``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import INT64_MAX, Caller, Paging, PersonNumber, RequestSession, get_principal
+from zdb.api.dependencies import INT64_MAX, Paging, PersonNumber, ReadCaller, RequestSession, get_principal
+from zdb.api.hot_reads import player_card_answer
 from zdb.api.openapi import problems
 from zdb.api.pagination import Page
 from zdb.players import queries
@@ -17,10 +18,15 @@ from zdb.ratings.queries import results_stamp
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/players", tags=["players"], dependencies=[Depends(get_principal)])
+router = APIRouter(prefix="/players", tags=["players"])
 
 
-@router.get("", response_model=Page[PlayerSummary], summary="Search players by name, club or FIDE id")
+@router.get(
+    "",
+    response_model=Page[PlayerSummary],
+    summary="Search players by name, club or FIDE id",
+    dependencies=[Depends(get_principal)],
+)
 def search_players(
     *,
     request: Request,
@@ -44,13 +50,11 @@ def search_players(
 
 
 @router.get("/{pkz}", response_model=PlayerCard, summary="The player card", responses=problems(404))
-def player_card(
+async def player_card(
     *,
     request: Request,
-    session: RequestSession,
-    caller: Caller,
+    caller: ReadCaller,
     pkz: PersonNumber,
     at: Annotated[date | None, Query(description="also answer the rating on this date (YYYY-MM-DD)")] = None,
 ) -> Response:
-    card = queries.player_card(session, pkz, caller, at)
-    return conditional_json(request, card, card.rating_changed_at, results_stamp(session))
+    return await player_card_answer(request, caller, pkz, at)

@@ -1,5 +1,5 @@
-"""Ratings: top lists, the club software's member list and change feed, and the status of the
-recalculation."""
+"""Ratings: top lists, the club software's member list (a hot read: ``zdb.api.hot_reads``) and
+change feed, and the status of the recalculation."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Caller, Paging, RequestSession, get_principal
+from zdb.api.dependencies import Paging, ReadCaller, RequestSession, get_principal
+from zdb.api.hot_reads import club_ratings_answer
 from zdb.api.openapi import problems
 from zdb.api.pagination import MAX_LIMIT, Page
 from zdb.api.routers.federations import ClubCode
@@ -18,7 +19,9 @@ from zdb.ratings.schemas import ClubMemberRating, RatingChangeFeed, RecalcStatus
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["ratings"], dependencies=[Depends(get_principal)])
+router = APIRouter(tags=["ratings"])
+#: every route but the hot read looks at the token with the request's session
+_AUTHENTICATED = [Depends(get_principal)]
 
 #: a club's member list is answered in one call: its pages are larger than other lists'
 CLUB_LIMIT = 5000
@@ -26,7 +29,7 @@ CLUB_LIMIT = 5000
 Prefix = Annotated[str | None, Query(max_length=5, description="club-code prefix of the federation subtree")]
 
 
-@router.get("/ratings/top", response_model=Page[TopListEntry], summary="Top list")
+@router.get("/ratings/top", response_model=Page[TopListEntry], summary="Top list", dependencies=_AUTHENTICATED)
 def top_list(
     *,
     request: Request,
@@ -59,21 +62,16 @@ def top_list(
     "With changed_since, only members whose rating was written since then.",
     responses=problems(404),
 )
-def club_ratings(
+async def club_ratings(
     *,
     request: Request,
-    session: RequestSession,
-    caller: Caller,
+    caller: ReadCaller,
     code: ClubCode,
     changed_since: Annotated[datetime | None, Query(description="ISO date-time; inclusive")] = None,
     limit: Annotated[int, Query(ge=1, le=CLUB_LIMIT)] = CLUB_LIMIT,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> Response:
-    items, total, stamp = queries.club_ratings(
-        session, code, caller, changed_since=changed_since, limit=limit, offset=offset
-    )
-    page = Page[ClubMemberRating](items=items, total=total, limit=limit, offset=offset)
-    return conditional_json(request, page, stamp, queries.results_stamp(session))
+    return await club_ratings_answer(request, caller, code, changed_since=changed_since, limit=limit, offset=offset)
 
 
 @router.get(
@@ -82,6 +80,7 @@ def club_ratings(
     summary="Change feed: players whose rating was written since a moment",
     description="Poll with the answer's next_changed_since: the polls are inclusive, so no change falls between two "
     "(a player may appear twice).",
+    dependencies=_AUTHENTICATED,
 )
 def rating_changes(
     *,
@@ -99,6 +98,8 @@ def rating_changes(
     return conditional_json(request, feed, stamp, queries.results_stamp(session))
 
 
-@router.get("/recalculation", response_model=RecalcStatus, summary="Status of the recalculation")
+@router.get(
+    "/recalculation", response_model=RecalcStatus, summary="Status of the recalculation", dependencies=_AUTHENTICATED
+)
 def recalculation(*, request: Request, session: RequestSession) -> Response:
     return conditional_json(request, queries.recalc_status(session), queries.results_stamp(session))

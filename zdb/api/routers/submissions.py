@@ -46,15 +46,25 @@ _TRF_EXAMPLE = (
     "001    1 m    Mueller, Anna                     2100 GER  4600001 1980/05/17  1.0    1     2 w 1\n"
     "001    2 m    Schmidt, Dieter                   1900 GER     1234 1975/01/02  0.0    2     1 b 0\n"
 )
+#: the form field of a form upload (``multipart/form-data``) that carries the file
+FILE_FIELD = "file"
 _TRF_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "description": "A FIDE TRF16 / TRF26 file as it is (any of the usual encodings), the national `GER` lines "
-        "carrying DWZ, club code + membership number or person number included. Every problem is answered in one "
-        "422 with its line number.",
+        "carrying DWZ, club code + membership number or person number included: the body itself, or the field "
+        f"`{FILE_FIELD}` of a form upload (`curl -F {FILE_FIELD}=@t.trf`, a browser's file input). Every problem is "
+        "answered in one 422 with its line number.",
         "content": {
             "text/plain": {"schema": {"type": "string"}, "example": _TRF_EXAMPLE},
             "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {FILE_FIELD: {"type": "string", "format": "binary", "description": "the TRF file"}},
+                    "required": [FILE_FIELD],
+                },
+            },
         },
     }
 }
@@ -93,18 +103,24 @@ Writer = Annotated[Principal, Depends(_writer)]
 
 
 async def _raw_body(request: Request) -> bytes:
-    """The TRF file is the body itself; a form upload is refused with how to send it."""
-    if request.headers.get("content-type", "").lower().startswith("multipart/"):
+    """The TRF file: the body itself, or the one field ``file`` of a form upload."""
+    content_type = request.headers.get("content-type", "").lower()
+    if not content_type.startswith("multipart/"):
+        return await request.body()
+    if not content_type.startswith("multipart/form-data"):
         raise ValidationError(
-            [
-                ValidationProblem(
-                    "header.Content-Type",
-                    "send the file itself as the body (text/plain or application/octet-stream), "
-                    "e.g. curl --data-binary @file.trf -H 'Content-Type: text/plain'",
-                )
-            ]
+            [ValidationProblem("header.Content-Type", "a form upload is multipart/form-data, e.g. curl -F file=@t.trf")]
         )
-    return await request.body()
+    async with request.form() as form:
+        uploads = form.getlist(FILE_FIELD)
+        if len(uploads) != 1:
+            found = "no field" if not uploads else f"{len(uploads)} fields"
+            raise ValidationError(
+                [ValidationProblem(f"body.{FILE_FIELD}", f"the form has {found} {FILE_FIELD!r}: send one TRF file as "
+                                   f"{FILE_FIELD}, e.g. curl -F {FILE_FIELD}=@t.trf")]
+            )  # fmt: skip
+        (upload,) = uploads
+        return upload.encode("utf-8") if isinstance(upload, str) else await upload.read()
 
 
 RawBody = Annotated[bytes, Depends(_raw_body)]

@@ -1,0 +1,120 @@
+"""The hot reads: the player card and the club list, the answers asked for most.
+
+Their SQL and their shape live with the other read queries (``zdb.players.queries``,
+``zdb.ratings.queries``): statements with parameters, and functions that turn their rows into
+plain values in the order of the answer's model. This module runs them and answers, with as
+little between the request and the database as possible:
+
+- ``fetch`` is the one place that decides how: on the asynchronous pool
+  (``zdb.api.read_pool``) in PostgreSQL, every statement of an answer on one connection,
+  compiled once to SQL; otherwise (SQLite) the same statements in a unit of work in the
+  threadpool. Both ways give the same rows, so the answers are the same bytes. (The statements
+  run one after the other: a psycopg pipeline saves round trips on the local socket but costs
+  more processor time per request than it saves, and the processor is what runs out first.)
+- the answer is serialised straight from the plain values (``pydantic_core.to_json``, the
+  serialiser of the models, so byte for byte what ``model_dump_json`` gives); the routes keep
+  their ``response_model`` for the OpenAPI document only.
+- as few statements as the answer allows: the card is three (the player, his memberships, his
+  history), the club list one (its total and latest change ride on every row; only a page
+  beyond the last member asks again); the recalculation's stamp (``Last-Modified``) comes with
+  the first. A public caller (no Authorization header) never touches the token table
+  (``zdb.api.dependencies.ReadCaller``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from functools import cache
+from typing import Any
+
+from fastapi import Request, Response
+from pydantic_core import to_json
+from sqlalchemy import Dialect, Engine, Select
+from starlette.concurrency import run_in_threadpool
+
+from zdb.api.conditional import conditional_bytes
+from zdb.api.read_pool import ReadPool
+from zdb.auth.principal import Principal
+from zdb.db import unit_of_work
+from zdb.players.queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
+from zdb.ratings.queries import (
+    RESULTS_STAMP_COLUMNS,
+    club_page_fields,
+    club_params,
+    club_statements,
+    results_stamp_of,
+)
+
+__all__ = ["club_ratings_answer", "fetch", "player_card_answer"]
+
+Rows = list[Mapping[Any, Any]]
+Statement = Select[*tuple[Any, ...]]
+
+_CARD: tuple[Statement, ...] = (
+    CARD_PLAYER.add_columns(*RESULTS_STAMP_COLUMNS),
+    CARD_MEMBERSHIPS,
+    CARD_HISTORY,
+)
+
+
+@cache
+def _club(dialect: str, *, changed_since: bool) -> tuple[Statement, ...]:
+    rows, beyond = club_statements(dialect, changed_since=changed_since)
+    return rows.add_columns(*RESULTS_STAMP_COLUMNS), beyond.add_columns(*RESULTS_STAMP_COLUMNS)
+
+
+@cache
+def _compiled(statement: Statement, dialect: Dialect) -> tuple[str, dict[str, Any]]:
+    """The statement's SQL for psycopg and the values of the parameters it fixes itself."""
+    compiled = statement.compile(dialect=dialect)
+    return str(compiled), dict(compiled.params)
+
+
+def _fetch_in_session(engine: Engine, statements: Sequence[Statement], params: Mapping[str, Any]) -> list[Rows]:
+    with unit_of_work(engine) as session:
+        return [list(session.execute(statement, params).mappings()) for statement in statements]
+
+
+async def _fetch_on_pool(
+    pool: ReadPool, dialect: Dialect, statements: Sequence[Statement], params: Mapping[str, Any]
+) -> list[Rows]:
+    rows: list[Rows] = []
+    async with pool.pool.connection() as connection, connection.cursor() as cursor:
+        for statement in statements:
+            sql, fixed = _compiled(statement, dialect)
+            await cursor.execute(sql, {**fixed, **params})
+            rows.append(list(await cursor.fetchall()))
+    return rows
+
+
+async def fetch(request: Request, statements: Sequence[Statement], params: Mapping[str, Any]) -> list[Rows]:
+    """The rows of each statement: on the read pool when the application has one for this loop,
+    otherwise in a unit of work in the threadpool."""
+    engine: Engine = request.app.state.engine
+    pool: ReadPool | None = request.app.state.read_pool
+    if pool is None or not pool.serves_this_loop():
+        return await run_in_threadpool(_fetch_in_session, engine, statements, params)
+    return await _fetch_on_pool(pool, engine.dialect, statements, params)
+
+
+async def player_card_answer(request: Request, caller: Principal, pkz: int, at: date | None) -> Response:
+    player, memberships, history = await fetch(request, _CARD, {"pkz": pkz})
+    first = player[0] if player else None
+    card = card_fields(pkz, first, memberships, history, viewer=caller, at=at)
+    assert first is not None  # card_fields refuses a player who does not exist
+    return conditional_bytes(request, to_json(card), card["rating_changed_at"], results_stamp_of(first))
+
+
+async def club_ratings_answer(
+    request: Request, caller: Principal, code: str, *, changed_since: datetime | None, limit: int, offset: int
+) -> Response:
+    dialect = request.app.state.engine.dialect.name
+    params = club_params(dialect, code, changed_since=changed_since, limit=limit, offset=offset)
+    rows_sql, beyond_sql = _club(dialect, changed_since=changed_since is not None)
+    [rows] = await fetch(request, (rows_sql,), params)
+    beyond = None if rows else (await fetch(request, (beyond_sql,), params))[0][0]
+    items, total, changed = club_page_fields(code, rows, beyond, caller)
+    stamps = rows[0] if beyond is None else beyond  # every row carries the recalculation's stamp
+    page = {"items": items, "total": total, "limit": limit, "offset": offset}
+    return conditional_bytes(request, to_json(page), changed, results_stamp_of(stamps))
