@@ -13,26 +13,21 @@ tournament's federation; for a correction both the stored and the new federation
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
-from sqlalchemy.orm import Session
 
+from zdb.api import referee_writes as writes
 from zdb.api.dependencies import Caller, RequestSession, TournamentId
-from zdb.api.idempotency import MAX_KEY_LENGTH, StoredAnswer, claim, remember, request_hash
+from zdb.api.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.api.openapi import problems
-from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
-from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
-from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf, preview
-from zdb.tournaments.models import TournamentRecord, TournamentVersion
-from zdb.tournaments.service import submit_tournaments, withdraw_tournament
-from zdb.tournaments.submission_schemas import MatchedPlayerOut, PreviewOut, SubmissionOut, TournamentIn
+from zdb.errors import ValidationError, ValidationProblem
+from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf, preview
+from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut, TournamentIn
 
 __all__ = ["router"]
 
@@ -126,71 +121,9 @@ async def _raw_body(request: Request) -> bytes:
 RawBody = Annotated[bytes, Depends(_raw_body)]
 
 
-def _authorize(caller: Principal, federation: str | None) -> None:
-    """A referee acts in his subtree only: the tournament's federation must lie inside it."""
-    if caller.role == "admin":
-        return
-    if federation is None or not caller.covers(federation):
-        where = "no federation" if federation is None else f"federation {federation!r}"
-        raise PermissionDeniedError(f"a tournament of {where} lies outside the token's scope {caller.scope!r}")
-
-
-def _who(caller: Principal) -> str:
-    return f"{caller.role} {caller.scope or ''} (token {caller.token_id})".replace("  ", " ")
-
-
-def _stored_federation(session: Session, tournament_id: int, *, for_change: bool) -> str | None:
-    record = session.get(TournamentRecord, tournament_id)
-    if record is None:
-        raise NotFoundError(f"tournament {tournament_id} does not exist")
-    if for_change and record.status == "withdrawn":
-        raise ConflictError(f"tournament {tournament_id} was withdrawn; its id is never reused")
-    current = session.get(TournamentVersion, (tournament_id, record.current_version))
-    assert current is not None
-    return current.federation_prefix
-
-
 def _answer(answer: StoredAnswer) -> JSONResponse:
     headers = {} if answer.location is None else {"Location": answer.location}
     return JSONResponse(answer.body, status_code=answer.status, headers=headers)
-
-
-def _store(
-    request: Request,
-    session: Session,
-    caller: Principal,
-    *,
-    key: str | None,
-    digest: str,
-    make: Callable[[], Intake],
-    correction: bool,
-) -> JSONResponse:
-    """Take in, store, record, remember the answer under the key."""
-    if key is not None:
-        first = claim(session, caller, key, digest)
-        if first is not None:
-            return _answer(first)
-    intake = make()
-    [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=_who(caller))
-    created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
-    record_write(
-        session, caller, "tournament.correct" if correction else "tournament.submit", f"tournament {tournament_id}",
-        {"version": version, "acronym": intake.submission.acronym, "players": len(intake.submission.players),
-         "created_players": created},
-    )  # fmt: skip
-    out = SubmissionOut(
-        id=tournament_id,
-        version=version,
-        players=[
-            MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
-            for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
-        ],
-    )
-    location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))
-    answer = StoredAnswer(200 if correction else 201, out.model_dump(mode="json"), location)
-    if key is not None:
-        remember(session, caller, key, answer, tournament_id=tournament_id)
-    return _answer(answer)
 
 
 def _json_digest(request: Request, body: TournamentIn) -> str:
@@ -250,11 +183,12 @@ _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; 
 def submit_json(
     *, request: Request, session: RequestSession, caller: Writer, body: TournamentIn, key: IdempotencyKeyHeader = None
 ) -> Response:
-    _authorize(caller, body.federation)
-    return _store(
+    writes.authorize(caller, body.federation)
+    stored = writes.store(
         request, session, caller, key=key, digest=_json_digest(request, body),
         make=lambda: intake_json(session, body, create=True), correction=False,
     )  # fmt: skip
+    return _answer(stored)
 
 
 @router.post(
@@ -270,11 +204,12 @@ def submit_trf(
     *, request: Request, session: RequestSession, caller: Writer, meta: Meta, data: RawBody,
     key: IdempotencyKeyHeader = None,
 ) -> Response:  # fmt: skip
-    _authorize(caller, meta.federation)
-    return _store(
+    writes.authorize(caller, meta.federation)
+    stored = writes.store(
         request, session, caller, key=key, digest=_trf_digest(request, data),
         make=lambda: intake_trf(session, _nonempty(data), meta, create=True), correction=False,
     )  # fmt: skip
+    return _answer(stored)
 
 
 @router.post(
@@ -286,7 +221,7 @@ def submit_trf(
     responses=problems(403),
 )
 def preview_json(*, session: RequestSession, caller: Writer, body: TournamentIn) -> PreviewOut:
-    _authorize(caller, body.federation)
+    writes.authorize(caller, body.federation)
     return preview(session, intake_json(session, body, create=False))
 
 
@@ -299,7 +234,7 @@ def preview_json(*, session: RequestSession, caller: Writer, body: TournamentIn)
     openapi_extra=_TRF_BODY,
 )
 def preview_trf(*, session: RequestSession, caller: Writer, meta: Meta, data: RawBody) -> PreviewOut:
-    _authorize(caller, meta.federation)
+    writes.authorize(caller, meta.federation)
     return preview(session, intake_trf(session, _nonempty(data), meta, create=False))
 
 
@@ -314,12 +249,13 @@ def correct_json(
     *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: TournamentIn,
     key: IdempotencyKeyHeader = None,
 ) -> Response:  # fmt: skip
-    _authorize(caller, _stored_federation(session, tournament_id, for_change=True))
-    _authorize(caller, body.federation)
-    return _store(
+    writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
+    writes.authorize(caller, body.federation)
+    stored = writes.store(
         request, session, caller, key=key, digest=_json_digest(request, body),
         make=lambda: intake_json(session, body, create=True, tournament_id=tournament_id), correction=True,
     )  # fmt: skip
+    return _answer(stored)
 
 
 @router.put(
@@ -334,13 +270,14 @@ def correct_trf(
     *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, meta: Meta,
     data: RawBody, key: IdempotencyKeyHeader = None,
 ) -> Response:  # fmt: skip
-    _authorize(caller, _stored_federation(session, tournament_id, for_change=True))
-    _authorize(caller, meta.federation)
-    return _store(
+    writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
+    writes.authorize(caller, meta.federation)
+    stored = writes.store(
         request, session, caller, key=key, digest=_trf_digest(request, data),
         make=lambda: intake_trf(session, _nonempty(data), meta, create=True, tournament_id=tournament_id),
         correction=True,
     )  # fmt: skip
+    return _answer(stored)
 
 
 @router.delete(
@@ -353,7 +290,5 @@ def correct_trf(
     responses=_WITHDRAWN | problems(403, 404, 409),
 )
 def withdraw(*, session: RequestSession, caller: Writer, tournament_id: TournamentId) -> Response:
-    _authorize(caller, _stored_federation(session, tournament_id, for_change=False))
-    withdraw_tournament(session, tournament_id, by=_who(caller))
-    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}")
+    writes.withdraw(session, caller, tournament_id)
     return Response(status_code=204)

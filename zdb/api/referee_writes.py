@@ -1,0 +1,97 @@
+"""The referee's writes, shared by the API's submissions router and the referee pages: who may
+write (a referee acts in his subtree only), the store-record-remember sequence of a submission
+or correction, and the withdrawal. One place, so that the two doors can never drift apart in
+authorisation, audit records or idempotency.
+
+Nothing here commits: the request's unit of work does, and then asks for the recalculation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy.orm import Session
+from starlette.requests import Request
+
+from zdb.api.idempotency import StoredAnswer, claim, remember
+from zdb.auth.errors import PermissionDeniedError
+from zdb.auth.principal import Principal
+from zdb.auth.service import record_write
+from zdb.errors import ConflictError, NotFoundError
+from zdb.tournaments.intake import Intake
+from zdb.tournaments.models import TournamentRecord, TournamentVersion
+from zdb.tournaments.service import submit_tournaments, withdraw_tournament
+from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut
+
+__all__ = ["authorize", "store", "stored_federation", "withdraw", "writer_name"]
+
+
+def authorize(caller: Principal, federation: str | None) -> None:
+    """A referee acts in his subtree only: the tournament's federation must lie inside it."""
+    if caller.role == "admin":
+        return
+    if federation is None or not caller.covers(federation):
+        where = "no federation" if federation is None else f"federation {federation!r}"
+        raise PermissionDeniedError(f"a tournament of {where} lies outside the token's scope {caller.scope!r}")
+
+
+def writer_name(caller: Principal) -> str:
+    """Who submitted, as the tournament's version records it."""
+    return f"{caller.role} {caller.scope or ''} (token {caller.token_id})".replace("  ", " ")
+
+
+def stored_federation(session: Session, tournament_id: int, *, for_change: bool) -> str | None:
+    """The federation of a stored tournament; ``for_change``: a withdrawn one may not be changed."""
+    record = session.get(TournamentRecord, tournament_id)
+    if record is None:
+        raise NotFoundError(f"tournament {tournament_id} does not exist")
+    if for_change and record.status == "withdrawn":
+        raise ConflictError(f"tournament {tournament_id} was withdrawn; its id is never reused")
+    current = session.get(TournamentVersion, (tournament_id, record.current_version))
+    assert current is not None
+    return current.federation_prefix
+
+
+def store(
+    request: Request,
+    session: Session,
+    caller: Principal,
+    *,
+    key: str | None,
+    digest: str,
+    make: Callable[[], Intake],
+    correction: bool,
+) -> StoredAnswer:
+    """Take in, store, record, remember the answer under the idempotency key; a retry with the
+    same key gets the first answer and stores nothing."""
+    if key is not None:
+        first = claim(session, caller, key, digest)
+        if first is not None:
+            return first
+    intake = make()
+    [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))
+    created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
+    record_write(
+        session, caller, "tournament.correct" if correction else "tournament.submit", f"tournament {tournament_id}",
+        {"version": version, "acronym": intake.submission.acronym, "players": len(intake.submission.players),
+         "created_players": created},
+    )  # fmt: skip
+    out = SubmissionOut(
+        id=tournament_id,
+        version=version,
+        players=[
+            MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
+            for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
+        ],
+    )
+    location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))
+    answer = StoredAnswer(200 if correction else 201, out.model_dump(mode="json"), location)
+    if key is not None:
+        remember(session, caller, key, answer, tournament_id=tournament_id)
+    return answer
+
+
+def withdraw(session: Session, caller: Principal, tournament_id: int) -> None:
+    authorize(caller, stored_federation(session, tournament_id, for_change=False))
+    withdraw_tournament(session, tournament_id, by=writer_name(caller))
+    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}")
