@@ -38,6 +38,8 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PHONE: ViewportSize = {"width": 360, "height": 740}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 _AXE = Axe()
+# One backend is enough for the browser: the pages' content is checked on both in test_pages.py.
+pytestmark = pytest.mark.parametrize("world_url", ["postgresql"], indirect=True)
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The referees' area without a browser: sign-in with a token in an HttpOnly cookie, an upload
 with two errors refused with both lines and nothing stored, the fixed file previewed, submitted
 once (a second click stores nothing), corrected and withdrawn, each write audited as through
-the API. Each test has the world in a database of its own."""
+the API. Each test has the world in a database of its own, on each backend."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ FIELDS = {"acronym": "HBT", "federation": "C03"}
 
 
 @pytest.fixture
-def fresh(postgres_url: str) -> World:
-    return build_world(postgres_url)
+def fresh(database_url: str) -> World:
+    return build_world(database_url)
 
 
 def _signed_in(world: World, token: str = "referee_c") -> TestClient:
