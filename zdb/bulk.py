@@ -1,19 +1,32 @@
-"""Set-based writes: PostgreSQL's COPY where we have it, executemany elsewhere (SQLite).
+"""Set-based reads and writes: PostgreSQL's COPY and server-side cursors where we have them,
+executemany and plain cursors elsewhere (SQLite).
 
-A row-at-a-time ORM insert is some 40 times slower than COPY on the machines we measured; the
-recalculation writes hundreds of thousands of rows, so every bulk write goes through here.
+A row-at-a-time ORM insert is some 40 times slower than COPY on the machines we measured, and
+ORM rows cost more than the engine's own work on them; the recalculation reads millions of
+rows and writes hundreds of thousands, so every bulk read and write goes through here. This
+is the one dialect-specific seam: callers build one kind of row, whatever the database.
+
+- ``copy_rows``: tuples of Python values.
+- ``copy_text``: lines already in COPY's text format (tab-separated, ``\\N`` for NULL,
+  booleans as ``1``/``0``, dates ISO, JSON as text), the cheapest form to build in bulk. On
+  SQLite the lines are split back into text values and the columns' type affinity stores
+  them as the same integers, reals and texts SQLAlchemy would have written.
+- ``stream_rows``: a select's rows in batches, from a binary server-side cursor on PostgreSQL
+  (no ORM, no result processing: the driver's own ints, dates, booleans and decoded JSON).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from sqlalchemy import JSON, Table, insert
+from sqlalchemy import JSON, Select, Table, insert
 from sqlalchemy.orm import Session
 
-__all__ = ["copy_rows"]
+__all__ = ["TextCopies", "copy_rows", "copy_text", "escape_copy_text", "stream_rows"]
 
 
 def _copy_value(value: Any) -> Any:
@@ -30,13 +43,154 @@ def copy_rows(session: Session, table: Table, columns: Sequence[str], rows: Iter
         assert driver is not None
         count = 0
         statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
-        json_columns = any(isinstance(table.c[c].type, JSON) for c in columns)
+        json_at = [k for k, c in enumerate(columns) if isinstance(table.c[c].type, JSON)]
         with driver.cursor() as cursor, cursor.copy(statement) as copy:
             for row in rows:
-                copy.write_row([_copy_value(v) for v in row] if json_columns else row)
+                if json_at:
+                    values = list(row)
+                    for k in json_at:
+                        values[k] = _copy_value(values[k])
+                    copy.write_row(values)
+                else:
+                    copy.write_row(row)
                 count += 1
         return count
     batch = [dict(zip(columns, row, strict=True)) for row in rows]
     if batch:
         connection.execute(insert(table), batch)
     return len(batch)
+
+
+_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def escape_copy_text(value: str) -> str:
+    """A text value as COPY's text format writes it."""
+    return value.translate(_ESCAPES)
+
+
+def _unescape(value: str) -> str | None:
+    if value == "\\N":
+        return None
+    if "\\" not in value:
+        return value
+    out, k = [], 0
+    plain = {"t": "\t", "n": "\n", "r": "\r", "\\": "\\"}
+    while k < len(value):
+        char = value[k]
+        if char == "\\" and k + 1 < len(value):
+            out.append(plain.get(value[k + 1], value[k + 1]))
+            k += 2
+        else:
+            out.append(char)
+            k += 1
+    return "".join(out)
+
+
+@contextmanager
+def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[Callable[[str], None]]:
+    """A writer of COPY text-format data into ``table``: call it with chunks of whole lines
+    (each ending in a newline). On PostgreSQL the COPY stays open until the block ends, so the
+    server stores one chunk while the caller computes the next; nothing else may use the
+    session's connection meanwhile."""
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        with driver.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            yield copy.write
+        return
+    raw = connection.connection.driver_connection
+    assert raw is not None
+    statement = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+    def write(chunk: str) -> None:
+        lines = chunk.split("\n")
+        assert lines[-1] == "", "chunks hold whole lines"
+        raw.executemany(statement, [[_unescape(v) for v in line.split("\t")] for line in lines[:-1]])
+
+    yield write
+
+
+class TextCopies:
+    """COPY text-format lines into several tables over one connection, which carries one COPY
+    at a time. Lines for the table being copied go straight to the server; lines for another
+    table wait in memory until they reach ``switch_at`` characters, then the copy switches to
+    that table. So the server stores every table's rows while the caller computes more (not
+    one table at the end), and memory stays bounded. Use as a context manager; nothing else
+    may use the session's connection inside it."""
+
+    def __init__(self, session: Session, columns: dict[str, Sequence[str]], switch_at: int = 8 << 20) -> None:
+        self._session = session
+        self._columns = columns
+        self._switch_at = switch_at
+        self._waiting: dict[str, list[str]] = {table: [] for table in columns}
+        self._sizes = dict.fromkeys(columns, 0)
+        self._table: str | None = None
+        self._open: AbstractContextManager[Callable[[str], None]] | None = None
+        self._write: Callable[[str], None] | None = None
+
+    def __enter__(self) -> TextCopies:
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if kind is None:
+            for table in self._columns:
+                if self._waiting[table]:
+                    self._switch(table)
+        self._close(kind, error, trace)
+
+    def write(self, table: str, chunk: str) -> None:
+        """Whole lines (each ending in a newline) for ``table``."""
+        if table == self._table:
+            assert self._write is not None
+            self._write(chunk)
+            return
+        self._waiting[table].append(chunk)
+        self._sizes[table] += len(chunk)
+        if self._sizes[table] >= self._switch_at:
+            self._switch(table)
+
+    def _switch(self, table: str) -> None:
+        self._close(None, None, None)
+        self._open = copy_text(self._session, table, self._columns[table])
+        self._write = self._open.__enter__()
+        self._table = table
+        for chunk in self._waiting[table]:
+            self._write(chunk)
+        self._waiting[table], self._sizes[table] = [], 0
+
+    def _close(self, kind: Any, error: Any, trace: Any) -> None:
+        if self._open is not None:
+            opened, self._open, self._write, self._table = self._open, None, None, None
+            opened.__exit__(kind, error, trace)
+
+
+_STREAMS = itertools.count()
+
+
+def stream_rows(
+    session: Session, statement: Select[*tuple[Any, ...]], batch: int = 50_000, *, server_side: bool = True
+) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``statement`` as plain tuples, fetched ``batch`` at a time. ``server_side``
+    streams from a server-side cursor (for big results; its plans favour the first rows);
+    otherwise the whole result comes in one round trip (for small ones)."""
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        for row in connection.execute(statement):
+            yield tuple(row)
+        return
+    compiled = statement.compile(dialect=connection.dialect, compile_kwargs={"render_postcompile": True})
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    if not server_side:
+        with driver.cursor(binary=True) as plain:
+            plain.execute(str(compiled), compiled.params)
+            yield from plain.fetchall()
+        return
+    # Binary transfer skips parsing numbers and dates. Several streams may be open at once (the
+    # stored history while tournaments are loaded): each cursor has its own name.
+    with driver.cursor(name=f"zdb_stream_{next(_STREAMS)}", binary=True) as cursor:
+        cursor.execute(str(compiled), compiled.params)
+        while rows := cursor.fetchmany(batch):
+            yield from rows

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import redis
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from tests.conftest import ROOT, VECTORS
 from tests.db.scenario import assert_export_equals, differences, exported, is_clean, recalc, submit
@@ -21,6 +21,7 @@ from workers.celery_app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for
 from zdb.ratings.models import HistoryRow, RecalcState
+from zdb.ratings.recalc import LOCK_KEY
 
 REPLAY = VECTORS["replays"][0]
 
@@ -107,6 +108,18 @@ def test_a_run_killed_half_way_leaves_no_partial_state(postgres_url: str) -> Non
     _wait(computing, 60, "the run's progress")
     process.kill()  # SIGKILL: no clean-up of any kind
     process.wait()
+
+    def released() -> bool:
+        # The killed run's server process rolls back once it sees the connection gone; while
+        # it still works through rows already sent (a COPY streams during the replay) it holds
+        # the run's lock, and a run started now would find the lock taken.
+        with engine.connect() as connection:
+            held = connection.execute(
+                text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = :key"), {"key": LOCK_KEY}
+            ).scalar()
+        return not held
+
+    _wait(released, 60, "the killed run's rollback")
     with engine.connect() as connection:
         stored = connection.execute(select(HistoryRow.event_date).limit(1)).first()
     assert stored is None  # nothing of the killed run's work is visible

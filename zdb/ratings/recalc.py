@@ -3,11 +3,17 @@ tournaments in the order of spec §2 (the invariant of the whole system).
 
 A run reads the generation counter, then what changed since the last run (tournaments whose
 current version is not the evaluated one, withdrawn ones still evaluated, new start ratings),
-drives the engine's incremental replay from the earliest change over the stored steps, writes
-every changed evaluation row, history row and current rating, and clears the dirty position
-only if the generation is still the one it read: a submission that arrived meanwhile leaves
-the position dirty, and the next run takes it. Runs are serialised by a PostgreSQL advisory
-lock (a process lock on SQLite). The caller owns the transaction: this module flushes only.
+drives the engine's incremental replay from the earliest change over the stored steps
+(``stored_walk``), writes the steps at changed positions whole and, of the stored steps the
+replay applied again, only the rows that differ (``mending``), then the current ratings, and
+clears the dirty position only if the generation is still the one it read: a submission that
+arrived meanwhile leaves the position dirty, and the next run takes it. Runs are serialised by
+a PostgreSQL advisory lock (a process lock on SQLite). The caller owns the transaction: this
+module flushes only.
+
+A from-scratch run loads every tournament at once (``tournament_loader``) and streams the
+replay's rows to the server as they come (``repository.write_steps``), so that the server
+stores them while the engine computes.
 """
 
 from __future__ import annotations
@@ -32,8 +38,10 @@ from zdb.rating import (
     replay_incremental,
     replay_steps,
 )
+from zdb.ratings import mending, tournament_loader
 from zdb.ratings import repository as repo
 from zdb.ratings.models import HistoryRow, RecalcState, StartRatingRow
+from zdb.ratings.stored_walk import StoredWalk
 from zdb.tournaments import repository as tournaments
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
@@ -130,24 +138,29 @@ def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
         session.execute(select(TournamentRecord.id).where(TournamentRecord.status == "withdrawn")).scalars()
     )
     initial = repo.load_initial_states(session)
-    loaded = tournaments.load_tournaments(session)
+    loaded = tournament_loader.load_tournaments(session)
     versions = {tid: version for tid, (_, version) in loaded.items()}
     events: list[Event] = [t for t, _ in loaded.values()]
     events += repo.load_start_ratings(session)
     events += CONVERSIONS
     timeline = sorted(events, key=order_key)
-    progress(0, len(loaded))
+    del events, loaded
+    progress(0, len(versions))
     repo.delete_all_results(session)
-    steps = list(_counting(replay_steps(initial, timeline), len(loaded), progress))
-    repo.insert_history(session, ((s, versions.get(s.key[3]) if s.key[1] == 1 else None) for s in steps))
-    repo.insert_evaluations(session, ((s, versions[s.key[3]]) for s in steps if s.evaluation is not None))
     final: dict[str, PlayerState] = dict(initial)
-    for step in steps:
-        final.update(step.outputs)
-    repo.write_current_ratings(session, final)
+
+    def replayed() -> Iterator[tuple[Step, int | None]]:
+        # Steps are written as they come and not kept: the time line's results never sit in
+        # memory all at once.
+        for step in _counting(replay_steps(initial, timeline), len(versions), progress):
+            final.update(step.outputs)
+            yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
+
+    repo.write_steps(session, replayed())
+    repo.write_current_ratings(session, final, replace=False)  # deleted above
     _mark_evaluated(session, versions, withdrawn)
     session.execute(update(StartRatingRow).values(evaluated=True))
-    return len(loaded), len(final), 0
+    return len(versions), len(final), 0
 
 
 def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[int]) -> None:
@@ -175,28 +188,6 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
     session.connection().execute(statement, [{"tid": tid, "version": v} for tid, v in versions.items()])
 
 
-def _prefetching_loader(session: Session, ahead: list[tuple[int, int]]) -> Callable[[int, int], Tournament]:
-    """Load stored tournaments for re-evaluation in batches: once a change spreads, most of the
-    tournaments after it are re-evaluated, and one query per batch beats two per tournament."""
-    position = {key: k for k, key in enumerate(ahead)}
-    cache: dict[tuple[int, int], Tournament] = {}
-
-    def load(tid: int, version: int) -> Tournament:
-        hit = cache.pop((tid, version), None)
-        if hit is not None:
-            return hit
-        at = position.get((tid, version))
-        batch = [(tid, version)] if at is None else ahead[at : at + _PREFETCH]
-        for tournament, loaded in tournaments.load_tournaments(session, batch).values():
-            cache[(tournament.id, loaded)] = tournament
-        return cache.pop((tid, version))
-
-    return load
-
-
-_PREFETCH = 48
-
-
 def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, int]:
     pending = tournaments.pending_tournaments(session)
     starts = repo.load_start_ratings(session, pending_only=True)
@@ -209,7 +200,7 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
     changes: dict[OrderKey, Event | None] = {}
     for (tid, _), (end_date, acronym) in old_keys.items():
         changes[(end_date, 1, acronym, tid)] = None
-    fresh = tournaments.load_tournaments(session, [(p.id, p.current_version) for p in pending if not p.withdrawn])
+    fresh = tournament_loader.load_tournaments(session, [(p.id, p.current_version) for p in pending if not p.withdrawn])
     versions = {tid: version for tid, (_, version) in fresh.items()}
     for tournament, _ in fresh.values():
         changes[order_key(tournament)] = tournament
@@ -217,7 +208,6 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
         changes[order_key(start)] = start
 
     first = min(changes)
-    load = _prefetching_loader(session, tournaments.evaluated_versions_from(session, first))
     total = session.execute(
         select(func.count())
         .select_from(TournamentVersion)
@@ -228,34 +218,30 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
         )
         .where(TournamentVersion.end_date >= first[0], TournamentRecord.status != "withdrawn")
     ).scalar_one()
-    stored_versions: dict[int, int] = {}
-
-    def stored() -> Iterator[repo.DbStep]:
-        done = 0
-        for step in repo.iter_stored_steps(session, first, load):
-            if step.key[1] == 1 and step.tournament_version is not None:
-                stored_versions[step.key[3]] = step.tournament_version
-                done += 1
-                if done % 500 == 0:
-                    progress(done, total)
-            yield step
-
+    walk = StoredWalk(session, first, changes, progress, total)
     progress(0, total)
-    result = replay_incremental(stored(), changes, lambda pid, key: repo.state_before(session, initial, pid, key))
+    result = replay_incremental(walk.steps(), changes, lambda pid, key: repo.state_before(session, initial, pid, key))
     progress(total, total)
+    stored_versions, reapplied = walk.versions, walk.reapplied
 
-    # Write: removed steps, then every new or re-evaluated step, then current states.
-    repo.delete_history_at(session, result.removed)
-    touched_tournaments = [key[3] for key in result.removed if key[1] == 1]
-    touched_tournaments += [s.key[3] for s in result.steps if s.evaluation is not None]
-    repo.delete_evaluations(session, touched_tournaments)
-    repo.delete_history_at(session, [step.key for step in result.steps if step.partial is None])
-    for step in result.steps:
-        if step.partial is not None:  # a conversion re-applied to some players: only their rows
-            repo.delete_history_at(session, [step.key], [int(p) for p in step.partial])
+    # Write: steps at changed keys whole (removed ones only deleted), re-applied stored steps
+    # only where their rows differ, then current states.
     step_versions = {**stored_versions, **versions}
-    repo.insert_history(session, ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps))
-    repo.insert_evaluations(session, ((s, step_versions[s.key[3]]) for s in result.steps if s.evaluation is not None))
+    whole = [s for s in result.steps if s.key in changes or s.key not in reapplied]
+    assert all(s.partial is None for s in whole), "a conversion is re-applied, never changed"
+    repo.delete_history_at(session, [*result.removed, *(s.key for s in whole)])
+    touched_tournaments = [key[3] for key in result.removed if key[1] == 1]
+    touched_tournaments += [s.key[3] for s in whole if s.evaluation is not None]
+    repo.delete_evaluations(session, touched_tournaments)
+    only = mending.mend(
+        session,
+        [
+            (s, step_versions.get(s.key[3]) if s.key[1] == 1 else None, reapplied[s.key])
+            for s in result.steps
+            if s.key not in changes and s.key in reapplied
+        ],
+    )
+    repo.write_steps(session, ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps), only)
     repo.write_current_ratings(session, result.final_states)
     _mark_evaluated(session, versions, withdrawn=[p.id for p in pending if p.withdrawn])
     for start in starts:

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, select, tuple_, update
+from sqlalchemy import Float, Table, and_, cast, delete, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
-from zdb.bulk import copy_rows
+from zdb.bulk import TextCopies, copy_rows, stream_rows
 from zdb.rating import (
     CONVERSIONS,
     EMPTY_STATE,
@@ -29,25 +30,28 @@ from zdb.rating import (
     Tournament,
     order_key,
 )
+from zdb.ratings.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, StartRatingRow
 
 __all__ = [
+    "EVALUATION_VALUES",
     "DbStep",
     "decode_leftover",
     "delete_all_results",
     "delete_evaluations",
     "delete_history_at",
+    "delete_rows",
     "encode_leftover",
     "evaluation_rows",
     "history_rows",
-    "insert_evaluations",
-    "insert_history",
     "iter_stored_steps",
     "load_initial_states",
     "load_start_ratings",
     "state_before",
     "state_from_columns",
+    "stored_evaluations",
     "write_current_ratings",
+    "write_steps",
 ]
 
 _CONVERSIONS = {conversion.name: conversion for conversion in CONVERSIONS}
@@ -67,16 +71,24 @@ def decode_leftover(value: list[list[Any]] | None) -> tuple[LeftoverGame, ...]:
 
 
 def state_from_columns(rating: int | None, index: int, leftover: list[list[Any]] | None) -> PlayerState:
-    if rating is None and index == 0 and not leftover:
-        return EMPTY_STATE
+    if not leftover:
+        return _plain_state(rating, index)
     return PlayerState(rating, index, decode_leftover(leftover))
 
 
+@lru_cache(maxsize=1 << 16)
+def _plain_state(rating: int | None, index: int) -> PlayerState:
+    """States without leftover games are few distinct values read many times over: shared
+    (they are immutable and compared by value)."""
+    if rating is None and index == 0:
+        return EMPTY_STATE
+    return PlayerState(rating, index)
+
+
 def load_initial_states(session: Session) -> dict[PlayerId, PlayerState]:
-    rows = session.execute(
-        select(InitialState.player_pkz, InitialState.rating, InitialState.rating_index, InitialState.leftover)
-    )
-    return {str(r.player_pkz): state_from_columns(r.rating, r.rating_index, r.leftover) for r in rows}
+    i = InitialState
+    rows = stream_rows(session, select(i.player_pkz, i.rating, i.rating_index, i.leftover))
+    return {str(pkz): state_from_columns(rating, index, leftover) for pkz, rating, index, leftover in rows}
 
 
 def load_start_ratings(session: Session, pending_only: bool = False) -> list[StartRating]:
@@ -87,17 +99,62 @@ def load_start_ratings(session: Session, pending_only: bool = False) -> list[Sta
     return [StartRating(str(r.player_pkz), r.rating_date, r.rating, r.rating_index) for r in session.execute(query)]
 
 
+class _StoredStates(Mapping[PlayerId, PlayerState]):
+    """Players' states of a stored step, decoded from their history rows only when asked for:
+    the replay reads most stored steps' players but none of their states."""
+
+    __slots__ = ("_at", "_rows")
+
+    def __init__(self, rows: dict[PlayerId, tuple[Any, ...]], at: int) -> None:
+        self._rows = rows
+        self._at = at  # the rating column; index and leftover follow
+
+    def __getitem__(self, pid: PlayerId) -> PlayerState:
+        row, at = self._rows[pid], self._at
+        return state_from_columns(row[at], row[at + 1], row[at + 2])
+
+    def __contains__(self, pid: object) -> bool:
+        return pid in self._rows
+
+    def __iter__(self) -> Iterator[PlayerId]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+# Columns of a history row as ``_history_steps`` reads it.
+_OLD_AT, _NEW_AT, _FLAG_AT = 6, 9, 12
+
+
 @dataclass(slots=True)
 class DbStep:
     """A stored step read back from the history: states before and after per player; the
     event itself is loaded only if the incremental replay asks for it (re-evaluation)."""
 
     key: OrderKey
-    inputs: dict[PlayerId, PlayerState] = field(default_factory=dict)
-    outputs: dict[PlayerId, PlayerState] = field(default_factory=dict)
+    rows: dict[PlayerId, tuple[Any, ...]] = field(default_factory=dict)  # history row per player
     tournament_version: int | None = None
     loader: Callable[[int, int], Tournament] | None = None
     _event: Event | None = None
+
+    @property
+    def inputs(self) -> Mapping[PlayerId, PlayerState]:
+        return _StoredStates(self.rows, _OLD_AT)
+
+    @property
+    def outputs(self) -> Mapping[PlayerId, PlayerState]:
+        return _StoredStates(self.rows, _NEW_AT)
+
+    @property
+    def flags(self) -> dict[PlayerId, bool | None]:
+        """The rows' ``evaluated``."""
+        return {pid: row[_FLAG_AT] for pid, row in self.rows.items()}
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the event was asked for (the replay applies this step again)."""
+        return self._event is not None
 
     @property
     def event(self) -> Event:
@@ -137,21 +194,22 @@ def _history_steps(
     h = HistoryRow
     query = (
         select(*_KEY, h.player_pkz, h.tournament_version, h.old_rating, h.old_index, h.old_leftover,
-               h.new_rating, h.new_index, h.new_leftover)
+               h.new_rating, h.new_index, h.new_leftover, h.evaluated)
         .where(tuple_(*_KEY) >= start)
         .order_by(*_KEY, h.player_pkz)
-        .execution_options(yield_per=batch)
     )  # fmt: skip
     step: DbStep | None = None
-    for row in session.execute(query):
-        key = (row.event_date, row.event_phase, row.event_text, row.event_id)
-        if step is None or step.key != key:
+    key: OrderKey | None = None
+    rows: dict[PlayerId, tuple[Any, ...]] = {}
+    for row in stream_rows(session, query, batch):
+        day, phase, text, ident = row[0], row[1], row[2], row[3]
+        if key is None or ident != key[3] or phase != key[1] or text != key[2] or day != key[0]:
             if step is not None:
                 yield step
-            step = DbStep(key, tournament_version=row.tournament_version, loader=loader)
-        pid = str(row.player_pkz)
-        step.inputs[pid] = state_from_columns(row.old_rating, row.old_index, row.old_leftover)
-        step.outputs[pid] = state_from_columns(row.new_rating, row.new_index, row.new_leftover)
+            key = (day, phase, text, ident)
+            step = DbStep(key, tournament_version=row[5], loader=loader)
+            rows = step.rows
+        rows[str(row[4])] = row
     if step is not None:
         yield step
 
@@ -170,24 +228,6 @@ def state_before(
     if row is None:
         return initial.get(pid, EMPTY_STATE)
     return state_from_columns(row.new_rating, row.new_index, row.new_leftover)
-
-
-_HISTORY_COLUMNS = (
-    "event_date",
-    "event_phase",
-    "event_text",
-    "event_id",
-    "player_pkz",
-    "tournament_id",
-    "tournament_version",
-    "old_rating",
-    "old_index",
-    "old_leftover",
-    "new_rating",
-    "new_index",
-    "new_leftover",
-    "evaluated",
-)
 
 
 def history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:
@@ -212,38 +252,6 @@ def history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:
             encode_leftover(new.leftover),
             stored.get(pid) if tournament_id is not None else None,
         )
-
-
-def insert_history(session: Session, steps: Iterable[tuple[Step, int | None]]) -> int:
-    rows = (row for step, version in steps for row in history_rows(step, version))
-    return copy_rows(session, HistoryRow.__table__, _HISTORY_COLUMNS, rows)  # type: ignore[arg-type]
-
-
-_EVALUATION_COLUMNS = (
-    "tournament_id",
-    "version",
-    "player_pkz",
-    "position",
-    "rule_set",
-    "member",
-    "stage",
-    "fide_start",
-    "r0",
-    "i0",
-    "w",
-    "n",
-    "unrated_games",
-    "we",
-    "e",
-    "k",
-    "rh",
-    "sonder",
-    "rn",
-    "i_new",
-    "stored",
-    "leftover_used",
-    "leftover_stored",
-)
 
 
 def evaluation_rows(
@@ -277,24 +285,82 @@ def evaluation_rows(
         )
 
 
-def insert_evaluations(session: Session, evaluations: Iterable[tuple[Step, int]]) -> int:
-    def rows() -> Iterator[tuple[Any, ...]]:
-        for step, version in evaluations:
-            assert step.evaluation is not None and isinstance(step.event, Tournament)
-            yield from evaluation_rows(step.event.id, version, step.evaluation.rule_set, step.evaluation.rows)
+def write_steps(
+    session: Session,
+    steps: Iterable[tuple[Step, int | None]],
+    only: Mapping[OrderKey, tuple[set[PlayerId], set[PlayerId]]] | None = None,
+) -> None:
+    """Insert the history rows and evaluation rows of ``steps`` (with each tournament's
+    version); for a step in ``only``, just the rows of the players named there (history,
+    evaluation). Rows are copied while ``steps`` is consumed, so a replay feeding it overlaps
+    with the server storing them."""
+    history = HistoryLines()
+    chosen = only or {}
+    history_table, evaluation_table = HistoryRow.__tablename__, Evaluation.__tablename__
+    with TextCopies(session, {history_table: HISTORY_COLUMNS, evaluation_table: EVALUATION_COLUMNS}) as copies:
+        lines: list[str] = []
+        reports: list[str] = []
+        for step, version in steps:
+            players, reported = chosen.get(step.key, (None, None))
+            lines += history.of(step, version, players)
+            if step.evaluation is not None:
+                assert version is not None
+                reports.append(evaluation_lines(step.key[3], version, step, reported))
+            if len(lines) >= 8192:
+                copies.write(history_table, "".join(lines))
+                copies.write(evaluation_table, "".join(reports))
+                lines, reports = [], []
+        copies.write(history_table, "".join(lines))
+        copies.write(evaluation_table, "".join(reports))
 
-    return copy_rows(session, Evaluation.__table__, _EVALUATION_COLUMNS, rows())  # type: ignore[arg-type]
+
+#: the stored report columns in the order of ``evaluation_rows`` (exact decimals as floats)
+EVALUATION_VALUES = (
+    Evaluation.tournament_id, Evaluation.version, Evaluation.player_pkz, Evaluation.position, Evaluation.rule_set,
+    Evaluation.member, Evaluation.stage, Evaluation.fide_start, Evaluation.r0, Evaluation.i0,
+    cast(Evaluation.w, Float), Evaluation.n, Evaluation.unrated_games, Evaluation.we, Evaluation.e,
+    cast(Evaluation.k, Float), Evaluation.rh, Evaluation.sonder, Evaluation.rn, Evaluation.i_new, Evaluation.stored,
+    Evaluation.leftover_used, Evaluation.leftover_stored,
+)  # fmt: skip
 
 
-def delete_history_at(session: Session, keys: Iterable[OrderKey], players: Iterable[int] | None = None) -> None:
-    """Delete the history rows of whole steps, or of some players at one step."""
+def stored_evaluations(
+    session: Session, versions: Iterable[tuple[int, int]]
+) -> dict[tuple[int, int], dict[int, tuple[Any, ...]]]:
+    """The stored report rows of the given (tournament id, version) pairs, per person number,
+    as the tuples of ``evaluation_rows`` without the key."""
+    wanted = sorted(set(versions))
+    found: dict[tuple[int, int], dict[int, tuple[Any, ...]]] = {key: {} for key in wanted}
+    key = tuple_(Evaluation.tournament_id, Evaluation.version)
+    for start in range(0, len(wanted), 500):  # pairs: index ranges even without statistics
+        query = select(*EVALUATION_VALUES).where(key.in_(wanted[start : start + 500]))
+        for row in stream_rows(session, query, server_side=False):
+            found[(row[0], row[1])][row[2]] = tuple(row[3:])
+    return found
+
+
+def delete_rows(session: Session, table: Table, columns: Sequence[str], keys: Sequence[tuple[Any, ...]]) -> None:
+    """Delete the rows of ``table`` whose ``columns`` (a primary key) equal one of ``keys``.
+
+    Keys are grouped by all but their last column: each group is one index range with an IN
+    list (a long list of whole-key tuples would be planned as a sequential scan)."""
+    *prefix, last = (table.c[column] for column in columns)
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    for key in keys:
+        groups.setdefault(key[:-1], []).append(key[-1])
+    conditions = [
+        and_(*(c == v for c, v in zip(prefix, group, strict=True)), last.in_(values))
+        for group, values in groups.items()
+    ]
+    for start in range(0, len(conditions), 50):
+        session.execute(delete(table).where(or_(*conditions[start : start + 50])))
+
+
+def delete_history_at(session: Session, keys: Iterable[OrderKey]) -> None:
+    """Delete the history rows of whole steps."""
     wanted = list(keys)
-    chosen = None if players is None else list(players)
     for start in range(0, len(wanted), 1000):
-        statement = delete(HistoryRow).where(tuple_(*_KEY).in_(wanted[start : start + 1000]))
-        if chosen is not None:
-            statement = statement.where(HistoryRow.player_pkz.in_(chosen))
-        session.execute(statement)
+        session.execute(delete(HistoryRow).where(tuple_(*_KEY).in_(wanted[start : start + 1000])))
 
 
 def delete_evaluations(session: Session, tournament_ids: Iterable[int]) -> None:
@@ -312,10 +378,12 @@ def delete_all_results(session: Session) -> None:
 _RATING_COLUMNS = ("player_pkz", "rating", "rating_index", "leftover")
 
 
-def write_current_ratings(session: Session, states: Mapping[PlayerId, PlayerState]) -> None:
-    """Replace the current state of the given players (the final states of the time line)."""
-    pids = [int(pid) for pid in states]
-    for start in range(0, len(pids), 5000):
-        session.execute(delete(PlayerRating).where(PlayerRating.player_pkz.in_(pids[start : start + 5000])))
+def write_current_ratings(session: Session, states: Mapping[PlayerId, PlayerState], *, replace: bool = True) -> None:
+    """Store the current state of the given players (the final states of the time line),
+    replacing what is stored for them unless the caller knows nothing is (``replace``)."""
+    if replace:
+        pids = [int(pid) for pid in states]
+        for start in range(0, len(pids), 5000):
+            session.execute(delete(PlayerRating).where(PlayerRating.player_pkz.in_(pids[start : start + 5000])))
     rows = ((int(pid), s.rating, s.index, encode_leftover(s.leftover)) for pid, s in states.items() if s != EMPTY_STATE)
     copy_rows(session, PlayerRating.__table__, _RATING_COLUMNS, rows)  # type: ignore[arg-type]

@@ -10,24 +10,21 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from zdb.bulk import stream_rows
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, Tournament, order_key, replay_steps
 from zdb.ratings import repository as repo
-from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
+from zdb.ratings import tournament_loader
+from zdb.ratings.models import HistoryRow, PlayerRating
 from zdb.tournaments import repository as tournaments
 
 __all__ = ["verify"]
-
-_EVALUATION_FIELDS = (
-    "position", "rule_set", "member", "stage", "fide_start", "r0", "i0", "w", "n", "unrated_games", "we", "e", "k",
-    "rh", "sonder", "rn", "i_new", "stored", "leftover_used", "leftover_stored",
-)  # fmt: skip
 
 
 def _expected(
     session: Session,
 ) -> tuple[dict[Any, tuple[Any, ...]], dict[Any, tuple[Any, ...]], dict[int, tuple[Any, ...]]]:
     initial = repo.load_initial_states(session)
-    loaded = tournaments.load_tournaments(session)
+    loaded = tournament_loader.load_tournaments(session)
     events: list[Event] = [t for t, _ in loaded.values()]
     events += repo.load_start_ratings(session)
     events += CONVERSIONS
@@ -53,27 +50,15 @@ def _stored(
     session: Session,
 ) -> tuple[dict[Any, tuple[Any, ...]], dict[Any, tuple[Any, ...]], dict[int, tuple[Any, ...]]]:
     h = HistoryRow
-    history = {
-        (r.event_date, r.event_phase, r.event_text, r.event_id, r.player_pkz): (
-            r.tournament_id,
-            r.tournament_version,
-            r.old_rating,
-            r.old_index,
-            r.old_leftover,
-            r.new_rating,
-            r.new_index,
-            r.new_leftover,
-            r.evaluated,
-        )
-        for r in session.execute(select(h)).scalars()
-    }
-    e = Evaluation
-    evaluations = {
-        (r.tournament_id, r.version, r.player_pkz): tuple(getattr(r, f) for f in _EVALUATION_FIELDS)
-        for r in session.execute(select(e)).scalars()
-    }
+    history_query = select(
+        h.event_date, h.event_phase, h.event_text, h.event_id, h.player_pkz, h.tournament_id, h.tournament_version,
+        h.old_rating, h.old_index, h.old_leftover, h.new_rating, h.new_index, h.new_leftover, h.evaluated,
+    )  # fmt: skip
+    history = {row[:5]: row[5:] for row in stream_rows(session, history_query)}
+    evaluations = {row[:3]: row[3:] for row in stream_rows(session, select(*repo.EVALUATION_VALUES))}
+    r = PlayerRating
     current = {
-        r.player_pkz: (r.rating, r.rating_index, r.leftover) for r in session.execute(select(PlayerRating)).scalars()
+        row[0]: row[1:] for row in stream_rows(session, select(r.player_pkz, r.rating, r.rating_index, r.leftover))
     }
     return history, evaluations, current
 

@@ -1,0 +1,94 @@
+"""The bulk seam (``zdb.bulk``) on both backends: COPY text lines, interleaved copies, grouped
+deletes and streamed reads store and return what the ORM would."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from sqlalchemy import func, select
+
+from tests.conftest import VECTORS
+from tests.db.scenario import submit
+from zdb.bulk import TextCopies, copy_text, escape_copy_text, stream_rows
+from zdb.db import engine_for, unit_of_work
+from zdb.players.models import Player
+from zdb.ratings.copy_lines import HISTORY_COLUMNS
+from zdb.ratings.models import HistoryRow, InitialState
+from zdb.ratings.repository import delete_rows
+
+REPLAY = VECTORS["replays"][0]
+
+
+def _players(url: str) -> list[int]:
+    submit(url, {"initial_states": {}, "events": REPLAY["events"]})
+    with unit_of_work(engine_for(url)) as session:
+        return sorted(session.execute(select(Player.pkz)).scalars())
+
+
+def _history_line(pkz: int, ident: int, text: str = "ABC", leftover: str = "\\N", flag: str = "1") -> str:
+    """A line of ``copy_lines.HISTORY_COLUMNS``: tournament ``ident`` (version 1), 1500-3 to 1510-4."""
+    key = f"2026-01-0{1 + ident % 9}\t1\t{escape_copy_text(text)}\t{ident}\t{ident}\t1\t{pkz}"
+    return f"{key}\t1500\t3\t\\N\t1510\t4\t{leftover}\t{flag}\n"
+
+
+def test_copied_lines_read_back_as_the_orm_wrote_them(database_url: str) -> None:
+    pkz = _players(database_url)[0]
+    leftover = '[[7,"2025-05-04",1480,0.5,false]]'
+    with (
+        unit_of_work(engine_for(database_url)) as session,
+        copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS) as write,
+    ):
+        write(_history_line(pkz, 1, "A\tB\\C\nD", leftover, "0") + _history_line(pkz, 2, flag="\\N"))
+    with unit_of_work(engine_for(database_url)) as session:
+        rows = {r.event_id: r for r in session.execute(select(HistoryRow)).scalars()}
+        assert rows[1].event_text == "A\tB\\C\nD"
+        assert rows[1].event_date == date(2026, 1, 2)
+        assert rows[1].old_leftover is None
+        assert rows[1].new_leftover == [[7, "2025-05-04", 1480, 0.5, False]]
+        assert rows[1].evaluated is False
+        assert (rows[2].old_rating, rows[2].old_index, rows[2].new_rating, rows[2].evaluated) == (1500, 3, 1510, None)
+        h = HistoryRow
+        streamed = list(stream_rows(session, select(h.event_id, h.event_text, h.new_leftover, h.evaluated)))
+        assert sorted(streamed) == [
+            (1, "A\tB\\C\nD", [[7, "2025-05-04", 1480, 0.5, False]], False),
+            (2, "ABC", None, None),
+        ]
+
+
+def test_interleaved_copies_deliver_every_line(database_url: str) -> None:
+    players = _players(database_url)
+    columns: dict[str, Sequence[str]] = {
+        HistoryRow.__tablename__: HISTORY_COLUMNS,
+        InitialState.__tablename__: ("player_pkz", "rating_index"),
+    }
+    with (
+        unit_of_work(engine_for(database_url)) as session,
+        TextCopies(session, columns, switch_at=100) as copies,  # switches tables every few lines
+    ):
+        for ident in range(60):
+            copies.write(HistoryRow.__tablename__, _history_line(players[ident % len(players)], ident))
+            if ident < len(players):
+                copies.write(InitialState.__tablename__, f"{players[ident]}\t{ident}\n")
+    with unit_of_work(engine_for(database_url)) as session:
+        assert session.execute(select(func.count()).select_from(HistoryRow)).scalar() == 60
+        stored = session.execute(select(InitialState.player_pkz, InitialState.rating_index))
+        states = {row[0]: row[1] for row in stored}
+        assert states == {pkz: k for k, pkz in enumerate(players)}
+
+
+def test_delete_rows_removes_exactly_the_given_keys(database_url: str) -> None:
+    players = _players(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        with copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS) as write:
+            write("".join(_history_line(pkz, ident) for ident in range(5) for pkz in players))
+        doomed = [(date(2026, 1, 2), 1, "ABC", 1, players[0]), (date(2026, 1, 4), 1, "ABC", 3, players[-1])]
+        doomed.append((date(2026, 1, 4), 1, "ABC", 3, players[0]))
+        key = ("event_date", "event_phase", "event_text", "event_id", "player_pkz")
+        delete_rows(session, HistoryRow.__table__, key, doomed)  # type: ignore[arg-type]
+    with unit_of_work(engine_for(database_url)) as session:
+        h = HistoryRow
+        keys = select(h.event_date, h.event_phase, h.event_text, h.event_id, h.player_pkz)
+        left = {tuple(row) for row in session.execute(keys)}
+        assert len(left) == 5 * len(players) - 3
+        assert not left & set(doomed)

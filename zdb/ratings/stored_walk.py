@@ -1,0 +1,102 @@
+"""The stored time line as the incremental replay walks it: steps read ahead from the history,
+and the tournaments it re-evaluates loaded in batches.
+
+The replay asks for a stored step's event only to apply it again, and it re-applies a step
+only if a participant's state changed (or the step itself did). Such players have taken part
+in a changed or re-applied event before: the participants of those events (``touched``) are a
+superset of the changed players. When the replay asks for one tournament, the tournaments just
+ahead with a touched participant are loaded with it, in one batch: most of them will be asked
+for next. A step read ahead that the replay then passes by costs nothing but its history rows.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+
+from sqlalchemy.orm import Session
+
+from zdb.rating import Event, OrderKey, PlayerId, StartRating, Tournament
+from zdb.ratings import repository as repo
+from zdb.ratings import tournament_loader
+
+__all__ = ["StoredWalk"]
+
+_LOOKAHEAD = 256  # stored steps read ahead of the replay
+_BATCH = 48  # tournaments loaded at once
+
+
+class StoredWalk:
+    """Feeds ``replay_incremental`` the stored steps from ``start`` on (``steps``), reports
+    progress every 500 tournaments, and records
+    what it did with them: the tournament versions it passed (``versions``) and the steps it
+    applied again (``reapplied``, whose rows may need mending)."""
+
+    def __init__(
+        self,
+        session: Session,
+        start: OrderKey,
+        changes: Mapping[OrderKey, Event | None],
+        progress: Callable[[int, int], None],
+        total: int,
+    ) -> None:
+        self._session = session
+        self._start = start
+        self._changes = changes
+        self._progress = progress
+        self._total = total  # tournaments from ``start`` on, for the progress figures
+        self._ahead: deque[repo.DbStep] = deque()
+        self._cache: dict[tuple[int, int], Tournament] = {}
+        self._current: repo.DbStep | None = None
+        self._touched: set[PlayerId] = set()
+        for event in changes.values():
+            if isinstance(event, Tournament):
+                self._touched.update(p.pid for p in event.players)
+            elif isinstance(event, StartRating):
+                self._touched.add(event.pid)
+        self.versions: dict[int, int] = {}
+        self.reapplied: dict[OrderKey, repo.DbStep] = {}
+
+    def steps(self) -> Iterator[repo.DbStep]:
+        source = repo.iter_stored_steps(self._session, self._start, self._load)
+        done = 0
+        exhausted = False
+        while True:
+            while not exhausted and len(self._ahead) < _LOOKAHEAD:
+                step = next(source, None)
+                if step is None:
+                    exhausted = True
+                else:
+                    self._ahead.append(step)
+            if not self._ahead:
+                return
+            step = self._current = self._ahead.popleft()
+            if step.key[1] == 1 and step.tournament_version is not None:
+                self.versions[step.key[3]] = step.tournament_version
+                done += 1
+                if done % 500 == 0:
+                    self._progress(done, self._total)
+            if step.key in self._changes:  # removed or replaced: its players' states may change
+                self._touched.update(step.inputs)
+            yield step
+            # The replay has finished with this step before it asks for the next one.
+            if step.loaded:
+                self.reapplied[step.key] = step
+                self._touched.update(step.inputs)
+
+    def _load(self, tid: int, version: int) -> Tournament:
+        hit = self._cache.pop((tid, version), None)
+        if hit is not None:
+            return hit
+        if self._current is not None:
+            self._touched.update(self._current.inputs)
+        batch = [(tid, version)]
+        touched = self._touched
+        for step in self._ahead:
+            if len(batch) >= _BATCH:
+                break
+            if step.key[1] == 1 and step.tournament_version is not None and not touched.isdisjoint(step.inputs):
+                batch.append((step.key[3], step.tournament_version))
+        for tournament, loaded in tournament_loader.load_tournaments(self._session, batch).values():
+            self._cache[(tournament.id, loaded)] = tournament
+        return self._cache.pop((tid, version))
