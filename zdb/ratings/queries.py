@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, DateTime, Select, String, and_, bindparam, exists, func, join, select
@@ -223,6 +223,8 @@ def club_ratings(
     return [ClubMemberRating.model_validate(item) for item in items], total, changed
 
 
+# The club list converts every member's dates; a club's members share few distinct ones.
+@lru_cache(maxsize=4096)
 def _year_week(day: date | None) -> str | None:
     if day is None:
         return None
@@ -292,6 +294,7 @@ def rating_changes(
     return items, total, changed, since if latest is None else max(_utc(latest), _utc(since))
 
 
+@lru_cache(maxsize=4096)
 def _utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes: they are UTC."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
