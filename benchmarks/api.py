@@ -344,6 +344,17 @@ class Tally:
     sent: int = 0
     elapsed: float = 0.0
 
+    def answered(self, path: str, status: int, seconds: float) -> None:
+        if status == 200:
+            self.latencies.append(seconds)
+        else:
+            self.errors += 1
+            self.first_error = self.first_error or f"{path}: HTTP {status}"
+
+    def broke(self, path: str, problem: Exception) -> None:
+        self.errors += 1
+        self.first_error = self.first_error or f"{path}: {type(problem).__name__} {problem}"
+
 
 async def _connection_loop(
     port: int, paths: list[str], *, seed: int, deadline: float, budget: list[int], tally: Tally
@@ -363,19 +374,14 @@ async def _connection_loop(
                 status, _ = await asyncio.wait_for(_get(reader, writer, request), REQUEST_TIMEOUT_S)
             except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, BadAnswerError,
                     ValueError) as problem:  # fmt: skip
-                tally.errors += 1
-                tally.first_error = tally.first_error or f"{path}: {type(problem).__name__} {problem}"
+                tally.broke(path, problem)
                 if writer is not None:
                     writer.close()
                 reader = writer = None
                 continue
             finally:
                 tally.sent += 1
-            if status == 200:
-                tally.latencies.append(time.perf_counter() - started)
-            else:
-                tally.errors += 1
-                tally.first_error = tally.first_error or f"{path}: HTTP {status}"
+            tally.answered(path, status, time.perf_counter() - started)
     finally:
         if writer is not None:
             writer.close()
@@ -416,17 +422,12 @@ async def paced(port: int, paths: list[str], *, rate: float, duration: float, co
             status, _ = await asyncio.wait_for(_get(*connection, request), REQUEST_TIMEOUT_S)
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, BadAnswerError,
                 ValueError) as problem:  # fmt: skip
-            tally.errors += 1
-            tally.first_error = tally.first_error or f"{path}: {type(problem).__name__} {problem}"
+            tally.broke(path, problem)
             if connection is not None:
                 connection[1].close()
             connection = None
         else:
-            if status == 200:
-                tally.latencies.append(time.perf_counter() - due)
-            else:
-                tally.errors += 1
-                tally.first_error = tally.first_error or f"{path}: HTTP {status}"
+            tally.answered(path, status, time.perf_counter() - due)
         finally:
             tally.sent += 1
             idle.put_nowait(connection)
