@@ -145,7 +145,7 @@ def classic_terms(coefficient: ClassicCoefficient, player: CoefficientInput) -> 
         cap, rule = coefficient.sbr_cap, "sbr"
     else:
         unbounded = round_half_up(e0 * fb)
-        cap, rule = coefficient.index_cap(player.index), "index"
+        cap, rule = coefficient.index_cap(player.rule_index), "index"
     rn_exact = r0 + _CLASSIC_SCALE * (player.w - player.we) / (result.e + player.n)
     return ClassicTerms(j, e0, fb, sbr, unbounded, coefficient.e_min, cap, rule, result.e, rn_exact, result.rn)
 
@@ -157,7 +157,7 @@ def wo2026_terms(factor: Wo2026Factor, player: CoefficientInput) -> Wo2026Terms:
     row = factor.row(r0, age)
     a = factor.success_bonus(r0, age, player.at_least_expected)
     b = factor.brake(r0, player.at_least_expected)
-    k0 = factor.k0(r0, age, player.index)
+    k0 = factor.k0(r0, age, player.rule_index)
     k_exact = k0 * b + a
     rn_exact = r0 + float(result.k) * (player.w - player.we)
     return Wo2026Terms(

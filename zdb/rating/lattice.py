@@ -84,10 +84,11 @@ def rounded_performance(opponents: Sequence[int], points: float) -> int:
         if not (high_room <= m - 1 and m <= low_room):
             break
         base = m + TABLE_LIMIT
+        lower = base - 1
         below = -points  # f(m − ½) = Σ P((m − 1 − r) + ½) − W
         above = -points  # f(m + ½)
         for r in opponents:
-            below += half[base - 1 - r]
+            below += half[lower - r]
             above += half[base - r]
         if below < -_TIE_MARGIN and above > _TIE_MARGIN:
             return m

@@ -42,12 +42,12 @@ __all__ = [
 ADULT_AGE = 99
 
 
-@dataclass(frozen=True, slots=True)
-class CoefficientInput:
-    """What the E or K rule needs of one established player."""
+class CoefficientInput(NamedTuple):
+    """What the E or K rule needs of one established player (a named tuple: built for every
+    one of them, and as immutable as a frozen dataclass)."""
 
     r0: int
-    index: int  # the index the rule uses (index 0 counted as 1; FIDE start values per rule set)
+    rule_index: int  # the index the rule uses (index 0 counted as 1; FIDE start values per rule set)
     age: int  # ADULT_AGE when unknown
     w: float
     we: float
@@ -118,7 +118,7 @@ class ClassicCoefficient:
         return self.cap_per_index * index if index <= self.cap_index_limit else self.cap
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
-        r0, age, index, at_least_expected = player.r0, player.age, player.index, player.at_least_expected
+        r0, age, index, at_least_expected = player.r0, player.age, player.rule_index, player.at_least_expected
         # Ages within one class of J and fB share E0 · fB: clamped, the cache stays small.
         group = self.youth_age if age <= self.youth_age else min(age, self.junior_age + 1)
         exact, rounded, sbr = self._base(r0, group, at_least_expected)
@@ -189,7 +189,7 @@ class Wo2026Factor:
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
         # Ages above 25 and indexes above 11 share their K: clamped, the cache stays small.
-        age, index = min(player.age, self.young_age + 1), min(player.index, len(self.k0_rows[0]) + 1)
+        age, index = min(player.age, self.young_age + 1), min(player.rule_index, len(self.k0_rows[0]) + 1)
         k = self.factor(player.r0, age, index, player.at_least_expected)
         rn = max(self.floor, round_float(player.r0 + float(k) * (player.w - player.we)))
         return CoefficientResult(None, k, rn)  # e, k, rn

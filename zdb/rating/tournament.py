@@ -43,8 +43,9 @@ __all__ = ["evaluate_tournament", "leftover_expired"]
 _PERFECT_MARGIN = 677
 #: W and We closer than this are compared exactly, with We rounded to 9 decimals (§13.1)
 _CLOSE = 1e-6
-# Stage members bound once: an Enum member looked up on its class costs more than the test.
+# Enum members bound once: a member looked up on its class costs more than the test.
 _ESTABLISHED, _STAGE1, _UNRATED = Stage.ESTABLISHED, Stage.STAGE1, Stage.UNRATED
+_WHITE_WINS, _BLACK_WINS, _DRAW = ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW
 
 
 def leftover_expired(recorded: date, evaluated: date, years: int) -> bool:
@@ -101,19 +102,20 @@ def evaluate_tournament(
     players = _participants(tournament, states, rules)
     position = {p.pid: k for k, p in enumerate(players)}
     for game in tournament.games:
-        white, black = players[position[game.white]], players[position[game.black]]
+        w, b = position[game.white], position[game.black]
+        white, black = players[w], players[b]
         white.entries += 1
         black.entries += 1
         result = game.result  # identity tests: an Enum's hash is slow in this, the hottest loop
-        if result is ResultCode.WHITE_WINS:
-            white.played.append((position[game.black], 1.0))
-            black.played.append((position[game.white], 0.0))
-        elif result is ResultCode.BLACK_WINS:
-            white.played.append((position[game.black], 0.0))
-            black.played.append((position[game.white], 1.0))
-        elif result is ResultCode.DRAW:
-            white.played.append((position[game.black], 0.5))
-            black.played.append((position[game.white], 0.5))
+        if result is _WHITE_WINS:
+            white.played.append((b, 1.0))
+            black.played.append((w, 0.0))
+        elif result is _BLACK_WINS:
+            white.played.append((b, 0.0))
+            black.played.append((w, 1.0))
+        elif result is _DRAW:
+            white.played.append((b, 0.5))
+            black.played.append((w, 0.5))
 
     newcomers = _select(players, rules)
     unrated = {k for k, player in enumerate(players) if player.stage is _UNRATED}
@@ -168,7 +170,7 @@ def _participants(tournament: Tournament, states: Mapping[PlayerId, PlayerState]
         # spec §13.12: a stored DWZ or stored leftover games make a member.
         member = entry.member or state.rating is not None or bool(state.leftover)
         age = ADULT_AGE if entry.birth_year is None else year - entry.birth_year
-        player = _Player(pid=entry.pid, state=state, member=member, age=age)
+        player = _Player(entry.pid, state, member, age)
         if state.rating is not None:
             player.i0 = state.index
             if state.rating >= rules.fide_only_from and entry.fide_rating is not None:
@@ -323,25 +325,26 @@ def _conclude(
                 new_games.append(LeftoverGame(tournament.id, tournament.end_date, opponent.first, points))
         leftover_stored = len(new_games)
         new_state = PlayerState(rating=None, index=state.index, leftover=player.kept_leftover + tuple(new_games))
+    # positional, in ReportRow's field order: built for every participant, keywords cost
     row = ReportRow(
-        pid=player.pid,
-        member=player.member,
-        stage=player.stage,
-        fide_start=player.fide_start,
-        r0=player.r0,
-        i0=player.i0,
-        w=player.w,
-        n=n,
-        unrated_games=player.entries - n,
-        we=we,
-        e=e,
-        k=k_factor,
-        rh=player.rh,
-        sonder=player.sonder,
-        rn=rn,
-        i_new=i_new,
-        stored=stored,
-        leftover_used=leftover_used,
-        leftover_stored=leftover_stored,
+        player.pid,
+        player.member,
+        player.stage,
+        player.fide_start,
+        player.r0,
+        player.i0,
+        player.w,
+        n,
+        player.entries - n,  # unrated_games
+        we,
+        e,
+        k_factor,
+        player.rh,
+        player.sonder,
+        rn,
+        i_new,
+        stored,
+        leftover_used,
+        leftover_stored,
     )
     return row, new_state
