@@ -115,16 +115,16 @@ class PlayerState:
 EMPTY_STATE = PlayerState()
 
 
-@dataclass(frozen=True, slots=True)
-class Participant:
+# Participants and games are named tuples, not frozen dataclasses: just as immutable, and a
+# time line holds millions of them, each built when a tournament is loaded.
+class Participant(NamedTuple):
     pid: PlayerId
     birth_year: int | None
     member: bool = True
     fide_rating: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
+class Game(NamedTuple):
     white: PlayerId
     black: PlayerId
     result: ResultCode
