@@ -3,6 +3,8 @@ commands to one line and a non-zero exit. Anything else escaping is a bug."""
 
 from __future__ import annotations
 
+from zdb.messages import Message
+
 __all__ = ["ConflictError", "DomainError", "NotFoundError", "ValidationError", "ValidationProblem"]
 
 
@@ -19,13 +21,18 @@ class ConflictError(DomainError):
 
 
 class ValidationProblem:
-    """One problem of a submission: where (field path or line) and what."""
+    """One problem of a submission: where (field path or line) and what.
 
-    __slots__ = ("message", "place")
+    ``message`` is the English text; ``text`` keeps it as template and values when it was made
+    from a ``Message``, so that the pages can show it in their language.
+    """
 
-    def __init__(self, place: str, message: str) -> None:
+    __slots__ = ("message", "place", "text")
+
+    def __init__(self, place: str, message: str | Message) -> None:
         self.place = place
-        self.message = message
+        self.message = str(message)
+        self.text = message
 
     def __repr__(self) -> str:
         return f"{self.place}: {self.message}"

@@ -12,6 +12,7 @@ the engine on the participants' stored states before the end date, writing nothi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -20,6 +21,7 @@ from sqlalchemy.orm import Session
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
 from zdb.formats.trf import TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games, parse_trf
+from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
 from zdb.rating import EMPTY_STATE, InvalidInputError, PlayerState, ResultCode, evaluate_tournament
 from zdb.ratings.models import InitialState
@@ -110,10 +112,38 @@ def _from_json(body: TournamentIn) -> _Draft:
     )  # fmt: skip
 
 
+#: the reader's field names, so that the pages can show them in their language
+_FIELD_NAMES = {
+    name.template: name
+    for name in (
+        Message("birth date"), Message("encoding"), Message("federation"), Message("FIDE id"), Message("layout"),
+        Message("name"), Message("national number"), Message("national rating"), Message("points"),
+        Message("rank"), Message("rating"), Message("record code"), Message("rounds"), Message("sex"),
+        Message("start number"), Message("title"),
+    )
+}  # fmt: skip
+_ROUND_FIELD = re.compile(r"(?:(\d{3}) )?round (\d+)")
+
+
+def _field_label(field: str) -> Message | str:
+    """A reader's field ("round 3", "birth date", "042", ...) as a text the pages can translate."""
+    match = _ROUND_FIELD.fullmatch(field)
+    if match is None:
+        return _FIELD_NAMES.get(field, field)
+    code, round_no = match.groups()
+    if code is None:
+        return Message("round {round}", round=int(round_no))
+    return Message("{code} round {round}", code=code, round=int(round_no))
+
+
 def _trf_problem(problem: TrfProblem) -> ValidationProblem:
     place = "file" if problem.line is None else f"line {problem.line}"
-    where = (f"column {problem.column}, " if problem.column else "") + (f"{problem.field}: " if problem.field else "")
-    return ValidationProblem(place, where + problem.message)
+    text: Message | str = problem.text or problem.message
+    if problem.field:
+        text = Message("{field}: {message}", field=_field_label(problem.field), message=text)
+    if problem.column:
+        text = Message("column {column}, {message}", column=problem.column, message=text)
+    return ValidationProblem(place, text)
 
 
 def _split_name(name: str) -> tuple[str, str]:
@@ -175,18 +205,26 @@ def _check(session: Session, draft: _Draft) -> list[ValidationProblem]:
     places = draft.places
     problems = list(draft.problems)
     if len(draft.acronym) != 3:
-        problems.append(ValidationProblem(places["acronym"], f"must have 3 characters, got {draft.acronym!r}"))
+        problems.append(
+            ValidationProblem(
+                places["acronym"], Message("must have 3 characters, got {acronym!r}", acronym=draft.acronym)
+            )
+        )
     if session.get(Federation, draft.federation) is None:
-        problems.append(ValidationProblem(places["federation"], f"no federation has the prefix {draft.federation!r}"))
-    problems += [ValidationProblem(places["kind"], p.message) for p in check_kind(draft.kind)]
+        problems.append(
+            ValidationProblem(
+                places["federation"], Message("no federation has the prefix {prefix!r}", prefix=draft.federation)
+            )
+        )
+    problems += [ValidationProblem(places["kind"], p.text) for p in check_kind(draft.kind)]
     problems += check_time_control(draft.time_control, youth_u12=draft.youth_u12, place=places["time_control"])
     if draft.end_date is None:
-        problems.append(ValidationProblem(places.get("end_date", "end_date"), "the end date is required"))
+        problems.append(ValidationProblem(places.get("end_date", "end_date"), Message("the end date is required")))
     else:
         rounds = max((g[0] or 0 for g in draft.games), default=0)
         prefix = "body." if draft.check_pairs else ""
         problems += [
-            ValidationProblem(prefix + p.place, p.message)
+            ValidationProblem(prefix + p.place, p.text)
             for p in check_dates(draft.start_date, draft.end_date, draft.round_dates, rounds=rounds)
         ]
     if draft.check_pairs:
@@ -208,7 +246,11 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
             numbers.append(-(k + 1))  # a newcomer not created (preview, or a refused submission)
             continue
         if pkz in first:
-            problems.append(ValidationProblem(entry.query.place, f"is the same player ({pkz}) as {first[pkz]}"))
+            problems.append(
+                ValidationProblem(
+                    entry.query.place, Message("is the same player ({pkz}) as {other}", pkz=pkz, other=first[pkz])
+                )
+            )
         first.setdefault(pkz, entry.query.place)
         numbers.append(pkz)
     if problems:

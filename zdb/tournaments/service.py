@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from zdb.bulk import copy_rows
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.locks import TOURNAMENT_IDS, hold
+from zdb.messages import Message
 from zdb.rating import Game, InvalidInputError, OrderKey, Participant, ResultCode, Tournament
 from zdb.ratings.dirty import mark_dirty
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
@@ -79,9 +80,11 @@ def _key(end_date: date, acronym: str, tournament_id: int) -> OrderKey:
 def _validate(submission: TournamentSubmission, tournament_id: int) -> None:
     problems = []
     if len(submission.acronym) != 3:
-        problems.append(ValidationProblem("acronym", f"must have 3 characters, got {submission.acronym!r}"))
+        problems.append(
+            ValidationProblem("acronym", Message("must have 3 characters, got {acronym!r}", acronym=submission.acronym))
+        )
     if submission.start_date is not None and submission.start_date > submission.end_date:
-        problems.append(ValidationProblem("start_date", "lies after the end date"))
+        problems.append(ValidationProblem("start_date", Message("lies after the end date")))
     try:
         submission.engine_view(tournament_id)
     except InvalidInputError as error:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from zdb.errors import ValidationProblem
+from zdb.messages import Message
 from zdb.tournaments.models import RESULT_CODES
 
 __all__ = [
@@ -93,36 +94,57 @@ def check_time_control(text: str | None, *, youth_u12: bool, place: str = "time_
     """spec §3: a tournament is rated only if its time control gives every player 90 minutes
     (U12: 60), and with several periods its first period 60 minutes (U12: 40)."""
     if text is None or not text.strip():
-        return [ValidationProblem(place, "is required: spec §3 rates only tournaments with a qualifying time control")]
+        return [
+            ValidationProblem(
+                place, Message("is required: spec §3 rates only tournaments with a qualifying time control")
+            )
+        ]
     periods = parse_time_control(text)
     if periods is None:
         return [
             ValidationProblem(
-                place, f"cannot read {text!r}: write it in PGN notation ('40/5400+30:1800+30') or as '90 min + 30 s'"
+                place,
+                Message(
+                    "cannot read {text!r}: write it in PGN notation ('40/5400+30:1800+30') or as '90 min + 30 s'",
+                    text=text,
+                ),
             )
         ]
     problems = []
     required = REQUIRED_MINUTES_U12 if youth_u12 else REQUIRED_MINUTES
     minutes = time_control_minutes(periods)
     if minutes < required:
-        problems.append(
-            ValidationProblem(
-                place,
-                f"{text!r} gives {_minutes(minutes)} minutes per player (base times + 60 × increment); "
-                f"spec §3 requires {required} minutes{' for U12 youth' if youth_u12 else ''}",
+        values = {"text": text, "minutes": _minutes(minutes), "required": required}
+        if youth_u12:
+            message = Message(
+                "{text!r} gives {minutes} minutes per player (base times + 60 × increment); "
+                "spec §3 requires {required} minutes for U12 youth",
+                **values,
             )
-        )
+        else:
+            message = Message(
+                "{text!r} gives {minutes} minutes per player (base times + 60 × increment); "
+                "spec §3 requires {required} minutes",
+                **values,
+            )
+        problems.append(ValidationProblem(place, message))
     if len(periods) > 1:
         first_required = FIRST_PERIOD_MINUTES_U12 if youth_u12 else FIRST_PERIOD_MINUTES
         first = _first_period_minutes(periods[0])
         if first < first_required:
-            problems.append(
-                ValidationProblem(
-                    place,
-                    f"the first period of {text!r} gives {_minutes(first)} minutes; "
-                    f"spec §3 requires {first_required} minutes{' for U12 youth' if youth_u12 else ''}",
+            values = {"text": text, "minutes": _minutes(first), "required": first_required}
+            if youth_u12:
+                message = Message(
+                    "the first period of {text!r} gives {minutes} minutes; "
+                    "spec §3 requires {required} minutes for U12 youth",
+                    **values,
                 )
-            )
+            else:
+                message = Message(
+                    "the first period of {text!r} gives {minutes} minutes; spec §3 requires {required} minutes",
+                    **values,
+                )
+            problems.append(ValidationProblem(place, message))
     return problems
 
 
@@ -133,20 +155,36 @@ def check_dates(
     for each round played when round dates are given."""
     problems = []
     if start_date is not None and start_date > end_date:
-        problems.append(ValidationProblem("end_date", f"{end_date} lies before the start date {start_date}"))
+        problems.append(
+            ValidationProblem(
+                "end_date", Message("{end} lies before the start date {start}", end=end_date, start=start_date)
+            )
+        )
     first = start_date or date.min
     for k, day in enumerate(round_dates):
         if not first <= day <= end_date:
             problems.append(
                 ValidationProblem(
-                    f"round_dates[{k}]", f"{day} lies outside the tournament ({start_date} to {end_date})"
+                    f"round_dates[{k}]",
+                    Message(
+                        "{day} lies outside the tournament ({start} to {end})", day=day, start=start_date, end=end_date
+                    ),
                 )
             )
         if k and day < round_dates[k - 1]:
-            problems.append(ValidationProblem(f"round_dates[{k}]", f"{day} lies before the previous round's date"))
+            problems.append(
+                ValidationProblem(f"round_dates[{k}]", Message("{day} lies before the previous round's date", day=day))
+            )
     if round_dates and rounds > len(round_dates):
         problems.append(
-            ValidationProblem("round_dates", f"{len(round_dates)} dates given, but games are paired in {rounds} rounds")
+            ValidationProblem(
+                "round_dates",
+                Message(
+                    "{count} dates given, but games are paired in {rounds} rounds",
+                    count=len(round_dates),
+                    rounds=rounds,
+                ),
+            )
         )
     return problems
 
@@ -154,7 +192,11 @@ def check_dates(
 def check_kind(kind: str) -> list[ValidationProblem]:
     """spec §3: a team season (one league season) is one tournament; nothing else is known."""
     if kind not in KINDS:
-        return [ValidationProblem("kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")]
+        return [
+            ValidationProblem(
+                "kind", Message("must be one of {kinds}, got {kind!r}", kinds=", ".join(KINDS), kind=kind)
+            )
+        ]
     return []
 
 
@@ -169,12 +211,19 @@ def check_pairings(
         where = f"{place}[{k}]"
         for side, start_no in (("white", white), ("black", black)):
             if not 1 <= start_no <= players:
-                problems.append(ValidationProblem(f"{where}.{side}", f"no player has the start number {start_no}"))
+                problems.append(
+                    ValidationProblem(
+                        f"{where}.{side}", Message("no player has the start number {number}", number=start_no)
+                    )
+                )
         if white == black:
-            problems.append(ValidationProblem(where, f"player {white} is paired with himself"))
+            problems.append(ValidationProblem(where, Message("player {player} is paired with himself", player=white)))
         if result not in RESULT_CODES:
             problems.append(
-                ValidationProblem(f"{where}.result", f"unknown result {result!r}; one of {', '.join(RESULT_CODES)}")
+                ValidationProblem(
+                    f"{where}.result",
+                    Message("unknown result {result!r}; one of {codes}", result=result, codes=", ".join(RESULT_CODES)),
+                )
             )
         if round_no is None:
             continue
@@ -183,7 +232,14 @@ def check_pairings(
             if earlier != k:
                 problems.append(
                     ValidationProblem(
-                        where, f"player {start_no} plays twice in round {round_no} (also in {place}[{earlier}])"
+                        where,
+                        Message(
+                            "player {player} plays twice in round {round} (also in {place}[{earlier}])",
+                            player=start_no,
+                            round=round_no,
+                            place=place,
+                            earlier=earlier,
+                        ),
                     )
                 )
     return problems

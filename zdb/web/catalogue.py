@@ -1,5 +1,6 @@
 """Keeping the catalogues in step with the pages: every text marked for translation in the
-templates and the page code, and ``python -m zdb.web.catalogue`` to add the new ones to each
+templates and the page code, the ``Message("...")`` templates of the problems the reader and the
+tournament checks report (shown on the referee's pages), and ``python -m zdb.web.catalogue`` to add the new ones to each
 catalogue (keeping what is translated) and drop those no page uses any more.
 
 A test checks that every text has a translation, so a page never shows an English text in
@@ -19,13 +20,17 @@ from zdb.web.i18n import LANGUAGES, catalogue_path
 __all__ = ["extract_messages", "update_catalogues"]
 
 _ROOT = Path(__file__).parent
+_PACKAGE = _ROOT.parent
+#: the packages whose problem texts the pages show: their ``Message("...")`` templates
+_MESSAGE_SOURCES = ("formats/trf", "tournaments")
 _METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
 _OPTIONS = {
     "templates/**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true", "lstrip_blocks": "true"},
     "**.py": {},
 }
-#: the page code marks texts with ``translate(request, text)`` and ``mark(text)``
-_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "translate": (2,), "mark": None}
+#: the page code marks texts with ``translate(request, text)``, ``mark(text)`` and ``Message(text, ...)``
+_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "translate": (2,), "mark": None, "Message": (1,)}
+_MESSAGE_KEYWORDS = {"Message": (1,)}
 
 
 def extract_messages() -> Catalog:
@@ -34,6 +39,10 @@ def extract_messages() -> Catalog:
         _ROOT, _METHODS, _OPTIONS, keywords=_KEYWORDS, strip_comment_tags=True
     ):
         catalogue.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for source in _MESSAGE_SOURCES:
+        found = extract_from_dir(_PACKAGE / source, [("**.py", "python")], keywords=_MESSAGE_KEYWORDS)
+        for filename, lineno, message, comments, context in found:
+            catalogue.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalogue
 
 

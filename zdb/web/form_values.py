@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from zdb.errors import ValidationProblem
+from zdb.messages import Message
 
 __all__ = ["optional_date", "optional_int"]
 
@@ -17,10 +18,14 @@ def optional_int(problems: list[ValidationProblem], field: str, text: str | None
     try:
         value = int(text)
     except ValueError:
-        problems.append(ValidationProblem(field, f"{text!r} is not a whole number"))
+        problems.append(ValidationProblem(field, Message("{text!r} is not a whole number", text=text)))
         return None
     if not low <= value <= high:
-        problems.append(ValidationProblem(field, f"must lie between {low} and {high}, got {value}"))
+        problems.append(
+            ValidationProblem(
+                field, Message("must lie between {low} and {high}, got {value}", low=low, high=high, value=value)
+            )
+        )
         return None
     return value
 
@@ -32,5 +37,5 @@ def optional_date(problems: list[ValidationProblem], field: str, text: str | Non
     try:
         return date.fromisoformat(text)
     except ValueError:
-        problems.append(ValidationProblem(field, f"{text!r} is not a date (YYYY-MM-DD)"))
+        problems.append(ValidationProblem(field, Message("{text!r} is not a date (YYYY-MM-DD)", text=text)))
         return None

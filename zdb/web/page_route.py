@@ -18,10 +18,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
-from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
+from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError, ValidationProblem
 from zdb.rating import InvalidInputError
 from zdb.web.i18n import mark
-from zdb.web.rendering import render, translate
+from zdb.web.rendering import render, translate, translate_message
 
 __all__ = ["PageRoute", "error_page"]
 
@@ -47,6 +47,15 @@ def _validation_details(error: RequestValidationError) -> list[str]:
     return details
 
 
+def _problem_detail(request: Request, problem: ValidationProblem) -> str:
+    place = problem.place
+    if place.startswith("line ") and place[5:].isdigit():
+        place = translate(request, "line %(number)s") % {"number": place[5:]}
+    else:
+        place = translate(request, place)
+    return f"{place}: {translate_message(request, problem.text)}"
+
+
 def _sign_in_again(request: Request) -> Response:
     """A referee page without a valid sign-in: back to the sign-in form, which says why."""
     query = urlencode({"next": request.url.path, "expired": "1"})
@@ -65,7 +74,7 @@ def _answer_error(request: Request, error: Exception) -> Response:
     if isinstance(error, ConflictError):
         return error_page(request, 409, [str(error)])
     if isinstance(error, ValidationError):
-        return error_page(request, 422, [repr(problem) for problem in error.problems])
+        return error_page(request, 422, [_problem_detail(request, problem) for problem in error.problems])
     if isinstance(error, InvalidInputError):
         return error_page(request, 422, [str(error)])
     return error_page(request, 400, [str(error)])

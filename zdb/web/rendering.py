@@ -17,10 +17,11 @@ from jinja2.runtime import Context
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from zdb.messages import Message
 from zdb.web.formatting import format_day, format_moment, format_number, signed
-from zdb.web.i18n import LANGUAGES, language_of, translations
+from zdb.web.i18n import LANGUAGES, language_of, mark, translations
 
-__all__ = ["environment", "render", "translate"]
+__all__ = ["environment", "render", "translate", "translate_message"]
 
 environment = Environment(
     loader=PackageLoader("zdb.web", "templates"),
@@ -52,9 +53,28 @@ environment.filters["moment"] = _moment
 environment.filters["signed"] = signed
 
 
+@pass_context
+def _in_language(context: Context, text: Message | str) -> str:
+    """A problem's text in the page's language (a plain text is shown as it is)."""
+    return text.translated(context["gettext"]) if isinstance(text, Message) else text
+
+
+environment.filters["in_language"] = _in_language
+
+#: places a problem names besides fields and lines; the pages show them in their language
+PLACES = (mark("file"), mark("record 052 (end date)"), mark("record 122 (time control)"))
+
+
 def translate(request: Request, message: str) -> str:
     """``message`` in the request's language (for texts made in Python)."""
     return translations(language_of(request)).gettext(message)
+
+
+def translate_message(request: Request, message: Message | str) -> str:
+    """A ``Message`` (or a plain text, shown as it is) in the request's language."""
+    if isinstance(message, Message):
+        return message.translated(translations(language_of(request)).gettext)
+    return message
 
 
 def _switch_links(request: Request) -> dict[str, str]:

@@ -14,6 +14,7 @@ import pydantic
 from sqlalchemy.orm import Session
 
 from zdb.errors import ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
 from zdb.tournaments.submission_schemas import TournamentIn
 from zdb.web.form_values import optional_date
@@ -68,11 +69,15 @@ def _trf_meta(form: UploadForm) -> TrfMeta:
     problems = []
     acronym, federation = form.acronym.strip(), form.federation.strip()
     if not acronym:
-        problems.append(ValidationProblem("acronym", "a TRF file needs the tournament's acronym (3 characters)"))
+        problems.append(
+            ValidationProblem("acronym", Message("a TRF file needs the tournament's acronym (3 characters)"))
+        )
     elif len(acronym) > 3:
-        problems.append(ValidationProblem("acronym", f"must have 3 characters, got {acronym!r}"))
+        problems.append(
+            ValidationProblem("acronym", Message("must have 3 characters, got {acronym!r}", acronym=acronym))
+        )
     if not federation:
-        problems.append(ValidationProblem("federation", "a TRF file needs the organising federation"))
+        problems.append(ValidationProblem("federation", Message("a TRF file needs the organising federation")))
     end: date | None = optional_date(problems, "end_date", form.end_date)
     if problems:
         raise ValidationError(problems)
@@ -84,7 +89,7 @@ def _trf_meta(form: UploadForm) -> TrfMeta:
 
 def read_upload(filename: str, data: bytes, form: UploadForm) -> Upload:
     if not data.strip():
-        raise ValidationError([ValidationProblem("file", "the file is empty (or none was chosen)")])
+        raise ValidationError([ValidationProblem("file", Message("the file is empty (or none was chosen)"))])
     if _is_json(filename, data):
         try:
             body = TournamentIn.model_validate_json(data)

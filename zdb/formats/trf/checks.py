@@ -17,6 +17,7 @@ from zdb.formats.trf.games import ASYMMETRIC, RESULT_PAIRS, bye_kind, white_and_
 from zdb.formats.trf.model import ByeKind, TrfDocument, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.players import is_int
 from zdb.formats.trf.problems import Problems
+from zdb.messages import Message
 
 __all__ = ["check_document", "scoring"]
 
@@ -95,24 +96,44 @@ def _check_round(
             continue
         opponent = cell.opponent
         if opponent == player.start_no:
-            problems.error(player.line, f"player {opponent} is paired with himself", field=where)
+            problems.error(
+                player.line, Message("player {opponent} is paired with himself", opponent=opponent), field=where
+            )
             continue
         if opponent not in by_no:
-            extra = f"only {len(by_no)} players" if opponent > highest else "no player has that start number"
-            problems.error(player.line, f"opponent {opponent} does not exist ({extra})", field=where)
+            if opponent > highest:
+                absent = Message(
+                    "opponent {opponent} does not exist (only {count} players)", opponent=opponent, count=len(by_no)
+                )
+            else:
+                absent = Message(
+                    "opponent {opponent} does not exist (no player has that start number)", opponent=opponent
+                )
+            problems.error(player.line, absent, field=where)
             continue
         if cell.result in _BYE_CODES:
             problems.error(
                 player.line,
-                f"result {cell.result!r} is a bye code, but the cell names opponent {opponent}",
+                Message(
+                    "result {result!r} is a bye code, but the cell names opponent {opponent}",
+                    result=cell.result,
+                    opponent=opponent,
+                ),
                 field=where,
             )
         claims[opponent].append(player)
     twice = {no for no, claimers in claims.items() if len(claimers) > 1}
     for no in sorted(twice):
         claimers = claims[no]
-        names = " and ".join(f"{p.start_no} (line {p.line})" for p in claimers)
-        problems.error(claimers[1].line, f"player {no} is paired twice in this round, by {names}", field=where)
+        names = Message("{number} (line {line})", number=claimers[0].start_no, line=claimers[0].line)
+        for p in claimers[1:]:
+            later = Message("{number} (line {line})", number=p.start_no, line=p.line)
+            names = Message("{earlier} and {later}", earlier=names, later=later)
+        problems.error(
+            claimers[1].line,
+            Message("player {no} is paired twice in this round, by {names}", no=no, names=names),
+            field=where,
+        )
     for opponent_no, claimers in claims.items():
         for player in claimers:
             if opponent_no in twice or {(player.start_no, round_no), (opponent_no, round_no)} & unreadable:
@@ -126,11 +147,17 @@ def _check_bye_cell(player: TrfPlayer, cell: TrfRoundCell, problems: Problems) -
     if cell.result in _GAME_CODES and kind is not None:
         problems.warning(
             player.line,
-            f"result {cell.result!r} without an opponent; read as {kind.name.lower().replace('_', '-')} bye",
+            Message(
+                "result {result!r} without an opponent; read as {kind} bye",
+                result=cell.result,
+                kind=kind.name.lower().replace("_", "-"),
+            ),
             field=where,
         )
     if cell.colour in ("w", "b"):
-        problems.warning(player.line, f"colour {cell.colour!r} without an opponent; ignored", field=where)
+        problems.warning(
+            player.line, Message("colour {colour!r} without an opponent; ignored", colour=cell.colour), field=where
+        )
 
 
 def _check_pair(player: TrfPlayer, opponent: TrfPlayer, round_no: int, problems: Problems) -> None:
@@ -142,43 +169,78 @@ def _check_pair(player: TrfPlayer, opponent: TrfPlayer, round_no: int, problems:
     a, b = player.start_no, opponent.start_no
     if other.opponent != a:
         if other.opponent is not None:
-            what = f"names {other.opponent}"
+            what = Message(
+                "player {a} has opponent {b}, but player {b}'s cell names {other}", a=a, b=b, other=other.opponent
+            )
         elif other.blank:
-            what = "is blank"
+            what = Message("player {a} has opponent {b}, but player {b}'s cell is blank", a=a, b=b)
         else:
-            what = f"has no opponent ({other.text.strip()!r})"
-        problems.error(player.line, f"player {a} has opponent {b}, but player {b}'s cell {what}", field=where)
+            what = Message(
+                "player {a} has opponent {b}, but player {b}'s cell has no opponent ({text!r})",
+                a=a,
+                b=b,
+                text=other.text.strip(),
+            )
+        problems.error(player.line, what, field=where)
         return
     if a > b:
         return  # the pair is checked once, from the lower start number
     colours = white_and_black(player, cell, other)
     if colours is None:
-        colour = "white" if cell.colour == "w" else "black"
-        problems.error(player.line, f"players {a} and {b} both have {colour} against each other", field=where)
+        colour = Message("white") if cell.colour == "w" else Message("black")
+        problems.error(
+            player.line,
+            Message("players {a} and {b} both have {colour} against each other", a=a, b=b, colour=colour),
+            field=where,
+        )
     elif not colours[1]:
         problems.warning(
-            player.line, f"no colour for the game {a}-{b}; the lower start number is taken as white", field=where
+            player.line,
+            Message("no colour for the game {a}-{b}; the lower start number is taken as white", a=a, b=b),
+            field=where,
         )
     elif cell.colour not in ("w", "b") or other.colour not in ("w", "b"):
         missing = a if cell.colour not in ("w", "b") else b
-        problems.warning(player.line, f"player {missing} gives no colour for the game {a}-{b}", field=where)
+        problems.warning(
+            player.line,
+            Message("player {missing} gives no colour for the game {a}-{b}", missing=missing, a=a, b=b),
+            field=where,
+        )
     mine, theirs = cell.result, other.result
     if mine in _BYE_CODES or theirs in _BYE_CODES:
         return  # already reported
     if mine is None and theirs is None:
-        problems.warning(player.line, f"the game {a}-{b} has no result", field=where)
+        problems.warning(player.line, Message("the game {a}-{b} has no result", a=a, b=b), field=where)
     elif mine is None or theirs is None:
         given, blank = (b, a) if mine is None else (a, b)
-        problems.error(player.line, f"player {given} has a result against {blank}, but {blank} has none", field=where)
+        problems.error(
+            player.line,
+            Message("player {given} has a result against {blank}, but {blank} has none", given=given, blank=blank),
+            field=where,
+        )
     elif (mine, theirs) not in RESULT_PAIRS:
         problems.error(
             player.line,
-            f"results do not match: {a} has {mine!r} against {b}, but {b} has {theirs!r} against {a}",
+            Message(
+                "results do not match: {a} has {mine!r} against {b}, but {b} has {theirs!r} against {a}",
+                a=a,
+                b=b,
+                mine=mine,
+                theirs=theirs,
+            ),
             field=where,
         )
     elif (mine, theirs) in ASYMMETRIC:
         problems.warning(
-            player.line, f"asymmetric result {mine!r}/{theirs!r} between {a} and {b}; not rated", field=where
+            player.line,
+            Message(
+                "asymmetric result {mine!r}/{theirs!r} between {a} and {b}; not rated",
+                mine=mine,
+                theirs=theirs,
+                a=a,
+                b=b,
+            ),
+            field=where,
         )
 
 
@@ -219,14 +281,20 @@ def _check_points(doc: TrfDocument, problems: Problems) -> None:
             continue
         total = sum(_cell_points(c, points) for c in player.cells) + bonus.get(player.start_no, 0.0)
         if abs(total - player.points) > 1e-6:
-            hint = ""
             if any(c.opponent is None and c.result is None and not c.blank for c in player.cells):
-                hint = " (cells with colour '-' and no result code count as zero-point byes)"
-            problems.warning(
-                player.line,
-                f"the points column says {player.points:g} but the results add up to {total:g}{hint}",
-                field="points",
-            )
+                message = Message(
+                    "the points column says {points:g} but the results add up to {total:g} "
+                    "(cells with colour '-' and no result code count as zero-point byes)",
+                    points=player.points,
+                    total=total,
+                )
+            else:
+                message = Message(
+                    "the points column says {points:g} but the results add up to {total:g}",
+                    points=player.points,
+                    total=total,
+                )
+            problems.warning(player.line, message, field="points")
 
 
 def _check_federations(doc: TrfDocument, problems: Problems) -> None:
@@ -237,8 +305,12 @@ def _check_federations(doc: TrfDocument, problems: Problems) -> None:
         shown = ", ".join(values[:6]) + (", ..." if len(values) > 6 else "")
         problems.warning(
             odd[0].line,
-            f"the federation column of {len(odd)} players holds codes that are not FIDE federations "
-            f"({shown}); kept as written",
+            Message(
+                "the federation column of {count} players holds codes that are not FIDE federations "
+                "({shown}); kept as written",
+                count=len(odd),
+                shown=shown,
+            ),
             field="federation",
         )
 
@@ -247,38 +319,73 @@ def _check_counts(doc: TrfDocument, counts: Mapping[str, tuple[int, int | None]]
     if "062" in counts:
         line, value = counts["062"]
         if value is not None and value != len(doc.players):
-            problems.warning(line, f"062 says {value} players but there are {len(doc.players)}", field="062")
+            problems.warning(
+                line,
+                Message("062 says {value} players but there are {count}", value=value, count=len(doc.players)),
+                field="062",
+            )
     if "082" in counts:
         line, value = counts["082"]
         if value is not None and value != len(doc.teams) and (value or doc.teams):
-            problems.warning(line, f"082 says {value} teams but there are {len(doc.teams)}", field="082")
+            problems.warning(
+                line,
+                Message("082 says {value} teams but there are {count}", value=value, count=len(doc.teams)),
+                field="082",
+            )
     if doc.declared_rounds is not None and doc.declared_rounds != doc.rounds:
         source = "142" if "142" in doc.header else "XXR"
         problems.warning(
             None,
-            f"{source} declares {doc.declared_rounds} rounds but the player lines hold {doc.rounds}",
+            Message(
+                "{source} declares {declared} rounds but the player lines hold {rounds}",
+                source=source,
+                declared=doc.declared_rounds,
+                rounds=doc.rounds,
+            ),
             field=source,
         )
     if doc.round_dates and len(doc.round_dates) < doc.rounds:
         problems.warning(
-            None, f"132 gives dates for {len(doc.round_dates)} rounds, the player lines hold {doc.rounds}", field="132"
+            None,
+            Message(
+                "132 gives dates for {count} rounds, the player lines hold {rounds}",
+                count=len(doc.round_dates),
+                rounds=doc.rounds,
+            ),
+            field="132",
         )
 
 
 def _check_round_dates(doc: TrfDocument, problems: Problems) -> None:
     if doc.start_date and doc.end_date and doc.end_date_source == "052" and doc.start_date > doc.end_date:
-        problems.warning(None, f"the start date {doc.start_date} is after the end date {doc.end_date}", field="042")
+        problems.warning(
+            None,
+            Message("the start date {start} is after the end date {end}", start=doc.start_date, end=doc.end_date),
+            field="042",
+        )
     previous = None
     for round_no, value in enumerate(doc.round_dates, start=1):
         if value is None:
             continue
         where = f"132 round {round_no}"
         if doc.start_date and value < doc.start_date:
-            problems.warning(None, f"round date {value} is before the start date {doc.start_date}", field=where)
+            problems.warning(
+                None,
+                Message("round date {value} is before the start date {start}", value=value, start=doc.start_date),
+                field=where,
+            )
         if doc.end_date and doc.end_date_source == "052" and value > doc.end_date:
-            problems.warning(None, f"round date {value} is after the end date {doc.end_date}", field=where)
+            problems.warning(
+                None,
+                Message("round date {value} is after the end date {end}", value=value, end=doc.end_date),
+                field=where,
+            )
         if previous and value < previous:
-            problems.warning(None, f"round date {value} is before the previous round's {previous}", field=where)
+            problems.warning(
+                None,
+                Message("round date {value} is before the previous round's {previous}", value=value, previous=previous),
+                field=where,
+            )
         previous = value
 
 
@@ -288,11 +395,15 @@ def _check_bye_records(doc: TrfDocument, by_no: dict[int, TrfPlayer], problems: 
         for no in record.ids:
             if doc.teams:
                 if no not in team_numbers:
-                    problems.warning(record.line, f"bye for team {no}, but there is no such team", field="240")
+                    problems.warning(
+                        record.line, Message("bye for team {no}, but there is no such team", no=no), field="240"
+                    )
                 continue
             player = by_no.get(no)
             if player is None:
-                problems.warning(record.line, f"bye for player {no}, but there is no such player", field="240")
+                problems.warning(
+                    record.line, Message("bye for player {no}, but there is no such player", no=no), field="240"
+                )
                 continue
             cell = player.cell(record.round)
             if cell is None or not cell.readable:
@@ -300,8 +411,13 @@ def _check_bye_records(doc: TrfDocument, by_no: dict[int, TrfPlayer], problems: 
             if bye_kind(cell) not in _BYE_RECORD_KINDS[record.kind]:
                 problems.warning(
                     record.line,
-                    f"{record.kind} bye for player {no} in round {record.round}, "
-                    f"but the player line has {cell.text.strip() or 'a blank cell'!r}",
+                    Message(
+                        "{kind} bye for player {no} in round {round}, but the player line has {cell!r}",
+                        kind=record.kind,
+                        no=no,
+                        round=record.round,
+                        cell=cell.text.strip() or Message("a blank cell"),
+                    ),
                     field="240",
                 )
 
@@ -312,20 +428,34 @@ def _check_teams(doc: TrfDocument, by_no: dict[int, TrfPlayer], teams_013: list[
     for team in doc.teams:
         if team.number in numbers:
             problems.error(
-                team.line, f"team number {team.number} is used twice (first on line {numbers[team.number].line})"
+                team.line,
+                Message(
+                    "team number {number} is used twice (first on line {first})",
+                    number=team.number,
+                    first=numbers[team.number].line,
+                ),
             )
         numbers.setdefault(team.number, team)
         for member in team.members:
             if member not in by_no:
                 problems.error(
                     team.line,
-                    f"team {team.name!r} lists start number {member}, but there is no such player",
+                    Message(
+                        "team {team!r} lists start number {member}, but there is no such player",
+                        team=team.name,
+                        member=member,
+                    ),
                     field=team.source,
                 )
             elif member in member_of and member_of[member] is not team:
                 problems.error(
                     team.line,
-                    f"player {member} is in team {team.name!r} and in team {member_of[member].name!r}",
+                    Message(
+                        "player {member} is in team {team!r} and in team {other!r}",
+                        member=member,
+                        team=team.name,
+                        other=member_of[member].name,
+                    ),
                     field=team.source,
                 )
             member_of.setdefault(member, team)
@@ -334,17 +464,27 @@ def _check_teams(doc: TrfDocument, by_no: dict[int, TrfPlayer], teams_013: list[
     for forfeit in doc.team_forfeits:
         for no in (forfeit.white_team, forfeit.black_team):
             if no not in numbers:
-                problems.error(forfeit.line, f"team {no} does not exist", field="330")
+                problems.error(forfeit.line, Message("team {no} does not exist", no=no), field="330")
     for bye in doc.team_byes:
         if bye.team not in numbers:
-            problems.warning(bye.line, f"round {bye.round}: team {bye.team} does not exist", field="320")
+            problems.warning(
+                bye.line,
+                Message("round {round}: team {team} does not exist", round=bye.round, team=bye.team),
+                field="320",
+            )
 
 
 def _compare_013(teams_310: tuple[TrfTeam, ...], teams_013: list[TrfTeam], problems: Problems) -> None:
     """Files with both records: 013 lines are in team-number order and must list the same players."""
     if len(teams_013) != len(teams_310):
         problems.warning(
-            teams_013[0].line, f"{len(teams_013)} 013 teams but {len(teams_310)} 310 teams; 310 is used", field="013"
+            teams_013[0].line,
+            Message(
+                "{count_013} 013 teams but {count_310} 310 teams; 310 is used",
+                count_013=len(teams_013),
+                count_310=len(teams_310),
+            ),
+            field="013",
         )
         return
     by_number = {t.number: t for t in teams_310}
@@ -352,5 +492,11 @@ def _compare_013(teams_310: tuple[TrfTeam, ...], teams_013: list[TrfTeam], probl
         other = by_number.get(team.number)
         if other is None or other.name != team.name or other.members != team.members:
             problems.warning(
-                team.line, f"013 team {team.number} {team.name!r} differs from its 310 line; 310 is used", field="013"
+                team.line,
+                Message(
+                    "013 team {number} {name!r} differs from its 310 line; 310 is used",
+                    number=team.number,
+                    name=team.name,
+                ),
+                field="013",
             )

@@ -28,6 +28,7 @@ from datetime import date
 from itertools import pairwise, product
 
 from zdb.formats.trf.problems import Problems
+from zdb.messages import Message
 
 __all__ = ["DateEntry", "parse_birth", "resolve_dates"]
 
@@ -198,9 +199,15 @@ def resolve_dates(entries: list[DateEntry], problems: Problems) -> list[date | N
     values = readings[0].values
     for entry, shape, value in zip(entries, shapes, values, strict=True):
         if shape.kind == "placeholder":
-            problems.warning(entry.line, f"{entry.text.strip()!r} is not a date; taken as unknown", field=entry.field)
+            problems.warning(
+                entry.line,
+                Message("{text!r} is not a date; taken as unknown", text=entry.text.strip()),
+                field=entry.field,
+            )
         elif shape.kind == "invalid" or (shape.kind in ("year_last", "short") and value is None):
-            problems.error(entry.line, f"{entry.text.strip()!r} is not a valid date", field=entry.field)
+            problems.error(
+                entry.line, Message("{text!r} is not a valid date", text=entry.text.strip()), field=entry.field
+            )
     return values
 
 
@@ -227,18 +234,27 @@ def _report_reading(
         if others:
             problems.warning(
                 first.line,
-                f"dates like {first.text.strip()!r} are ambiguous ({name} or {', '.join(others)}); read as {name}",
+                Message(
+                    "dates like {text!r} are ambiguous ({order} or {others}); read as {order}",
+                    text=first.text.strip(),
+                    order=name,
+                    others=", ".join(others),
+                ),
                 field=first.field,
             )
         elif _order(best, kind) != default:
             problems.warning(
                 first.line,
-                f"dates like {first.text.strip()!r} are only valid and in order when read as {name}; read so",
+                Message(
+                    "dates like {text!r} are only valid and in order when read as {order}; read so",
+                    text=first.text.strip(),
+                    order=name,
+                ),
                 field=first.field,
             )
 
 
-def parse_birth(text: str) -> tuple[int | None, date | None, str | None]:
+def parse_birth(text: str) -> tuple[int | None, date | None, Message | None]:
     """Birth year, full birth date (when day and month are given) and an error message.
 
     Accepts ``YYYY/MM/DD``, ``YYYY-MM-DD``, ``YYYY`` and ``YYYY/00/00`` (year only), ``DD.MM.YYYY``;
@@ -256,7 +272,7 @@ def parse_birth(text: str) -> tuple[int | None, date | None, str | None]:
             return year, None, None
         value = _make(year, month, day)
         if value is None:
-            return None, None, f"birth date {s!r} is not a valid date"
+            return None, None, Message("birth date {text!r} is not a valid date", text=s)
         return year, value, None
     match = re.fullmatch(r"([0-9]{1,2})[./-]([0-9]{1,2})[./-]([0-9]{4})", s)
     if match:
@@ -265,6 +281,6 @@ def parse_birth(text: str) -> tuple[int | None, date | None, str | None]:
             return year, None, None
         value = _make(year, month, day)
         if value is None:
-            return None, None, f"birth date {s!r} is not a valid date"
+            return None, None, Message("birth date {text!r} is not a valid date", text=s)
         return year, value, None
-    return None, None, f"birth date {s!r} is not a date"
+    return None, None, Message("birth date {text!r} is not a date", text=s)

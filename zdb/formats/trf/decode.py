@@ -11,6 +11,7 @@ import codecs
 import re
 
 from zdb.formats.trf.problems import Problems
+from zdb.messages import Message
 
 __all__ = ["decode", "split_lines"]
 
@@ -27,7 +28,7 @@ def decode(data: bytes | str, problems: Problems) -> tuple[str, str | None]:
         try:
             return data.decode("utf-16").removeprefix("\ufeff"), "utf-16"
         except UnicodeDecodeError:
-            problems.warning(None, "starts with a UTF-16 byte order mark but is not valid UTF-16")
+            problems.warning(None, Message("starts with a UTF-16 byte order mark but is not valid UTF-16"))
     if data.startswith(codecs.BOM_UTF8):
         try:
             return data[len(codecs.BOM_UTF8) :].decode("utf-8"), "utf-8-sig"
@@ -50,7 +51,11 @@ def decode(data: bytes | str, problems: Problems) -> tuple[str, str | None]:
     # A guess between 8-bit code pages (cp850 would read the same bytes differently): say so.
     problems.warning(
         line,
-        f"the file is not valid UTF-8 (first invalid byte 0x{data[bad]:02X}); decoded as {encoding.upper()}",
+        Message(
+            "the file is not valid UTF-8 (first invalid byte 0x{byte:02X}); decoded as {encoding}",
+            byte=data[bad],
+            encoding=encoding.upper(),
+        ),
         field="encoding",
     )
     return text.removeprefix("\ufeff"), encoding

@@ -6,12 +6,14 @@ for the sources).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum, StrEnum
 from types import MappingProxyType
 
+from zdb.messages import Message
 from zdb.rating import ResultCode
 
 __all__ = [
@@ -48,6 +50,8 @@ class TrfProblem:
     message: str
     field: str | None = None  # "round 3", "birth date", "042", ...
     column: int | None = None  # 1-based, counted in characters
+    #: ``message`` as template and values, for the pages to translate
+    text: Message | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         where = []

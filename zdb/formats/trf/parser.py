@@ -25,6 +25,7 @@ from zdb.formats.trf.model import (
 from zdb.formats.trf.players import CELL_WIDTH, ROUND_START, parse_national, parse_player, start_number
 from zdb.formats.trf.problems import Problems
 from zdb.formats.trf.teams import parse_013, parse_240, parse_310, parse_320, parse_330
+from zdb.messages import Message
 
 __all__ = ["parse_trf"]
 
@@ -58,10 +59,12 @@ class _Reader:
                 return  # a column ruler such as "0123456789..." or "         1         2"
             if code == "001":
                 self.problems.error(
-                    lineno, "player line not read: column 4 must be blank", field="record code", column=4
+                    lineno, Message("player line not read: column 4 must be blank"), field="record code", column=4
                 )
             else:
-                self.problems.warning(lineno, f"line not understood, ignored: {line[:40]!r}", field="record code")
+                self.problems.warning(
+                    lineno, Message("line not understood, ignored: {text!r}", text=line[:40]), field="record code"
+                )
             return
         value = line[4:].strip()
         if code == "001":
@@ -73,7 +76,7 @@ class _Reader:
                 self.round_dates_line = (lineno, line)
                 self.header["132"] = [(lineno, value)]
             else:
-                self.problems.warning(lineno, "a second 132 line; ignored", field="132")
+                self.problems.warning(lineno, Message("a second 132 line; ignored"), field="132")
         elif code in HEADER_CODES:
             self.header.setdefault(code, []).append((lineno, value))
         elif code == "013":
@@ -104,9 +107,11 @@ class _Reader:
                 self.national.append(national)
         else:
             if code in FEDERATIONS:
-                message = f"national rating line {code} without a start number in columns 5-8; kept, not used"
+                message = Message(
+                    "national rating line {code} without a start number in columns 5-8; kept, not used", code=code
+                )
             else:
-                message = f"unknown record code {code!r}; line kept, not used"
+                message = Message("unknown record code {code!r}; line kept, not used", code=code)
             self.problems.warning(lineno, message, field="record code")
             self.records.append(TrfRecord(lineno, code, line))
 
@@ -117,7 +122,9 @@ class _Reader:
         if not values:
             return None
         if len(values) > 1 and code != "112":
-            self.problems.warning(values[1][0], f"{code} appears more than once; the first is used", field=code)
+            self.problems.warning(
+                values[1][0], Message("{code} appears more than once; the first is used", code=code), field=code
+            )
         return values[0]
 
     def text(self, code: str) -> str | None:
@@ -131,10 +138,14 @@ class _Reader:
         lineno, text = entries[0]
         match = _INT_PREFIX.match(text)
         if match is None:
-            self.problems.warning(lineno, f"{text!r} is not a number; ignored", field=code)
+            self.problems.warning(lineno, Message("{text!r} is not a number; ignored", text=text), field=code)
             return None
         if match.group(1) != text.strip():
-            self.problems.warning(lineno, f"{text!r} is not a plain number; {match.group(1)} used", field=code)
+            self.problems.warning(
+                lineno,
+                Message("{text!r} is not a plain number; {number} used", text=text, number=match.group(1)),
+                field=code,
+            )
         return int(match.group(1))
 
     def dates(self) -> tuple[date | None, date | None, tuple[date | None, ...]]:
@@ -166,13 +177,19 @@ class _Reader:
         entries: list[DateEntry] = []
         if not aligned:
             self.problems.warning(
-                lineno, "round dates are not at columns 92, 102, ...; taken in order as rounds 1, 2, ...", field="132"
+                lineno,
+                Message("round dates are not at columns 92, 102, ...; taken in order as rounds 1, 2, ..."),
+                field="132",
             )
         seen: set[int] = set()
         for k, (column, text) in enumerate(tokens):
             round_no = (_round_of(column) or 0) if aligned else k + 1
             if round_no in seen:
-                self.problems.warning(lineno, f"a second date {text!r} for round {round_no}; ignored", field="132")
+                self.problems.warning(
+                    lineno,
+                    Message("a second date {text!r} for round {round}; ignored", text=text, round=round_no),
+                    field="132",
+                )
                 continue
             seen.add(round_no)
             entries.append(DateEntry(text, lineno, f"132 round {round_no}", "round", round_no, column))
@@ -187,11 +204,13 @@ class _Reader:
             end = next((d for d in reversed(round_dates) if d is not None), None)
             end_source = "132" if end else None
         if end is None:
-            self.problems.warning(None, "no end date: 052 is missing or unreadable and 132 gives none", field="052")
+            self.problems.warning(
+                None, Message("no end date: 052 is missing or unreadable and 132 gives none"), field="052"
+            )
 
         players, unreadable = self._players()
         if not players:
-            self.problems.error(None, "the file has no readable player lines (001)", field="001")
+            self.problems.error(None, Message("the file has no readable player lines (001)"), field="001")
         rounds = max((_last_used(p.cells) for p in players), default=0)
         players = [_pad_cells(p, rounds) for p in players]
         by_no = {p.start_no: p for p in players}
@@ -199,7 +218,10 @@ class _Reader:
             if record.start_no not in by_no:
                 self.problems.warning(
                     record.line,
-                    f"national rating line for start number {record.start_no}, but there is no such player",
+                    Message(
+                        "national rating line for start number {number}, but there is no such player",
+                        number=record.start_no,
+                    ),
                     field="national rating",
                 )
         national: dict[int, list[TrfNationalRecord]] = {}
@@ -210,7 +232,9 @@ class _Reader:
         xxr = self.integer("XXR", self.extensions)
         if declared is not None and xxr is not None and declared != xxr:
             self.problems.warning(
-                self.extensions["XXR"][0][0], f"XXR says {xxr} rounds but 142 says {declared}", field="XXR"
+                self.extensions["XXR"][0][0],
+                Message("XXR says {xxr} rounds but 142 says {declared}", xxr=xxr, declared=declared),
+                field="XXR",
             )
         doc = TrfDocument(
             encoding=encoding,
@@ -253,7 +277,11 @@ class _Reader:
             if first is not None:
                 self.problems.error(
                     player.line,
-                    f"start number {player.start_no} is used twice (first on line {first.line}); this line is ignored",
+                    Message(
+                        "start number {number} is used twice (first on line {first}); this line is ignored",
+                        number=player.start_no,
+                        first=first.line,
+                    ),
                     field="start number",
                 )
                 continue

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from zdb.formats.trf.dates import parse_birth
 from zdb.formats.trf.model import TrfNationalRecord, TrfPlayer, TrfRoundCell
 from zdb.formats.trf.problems import Problems
+from zdb.messages import Message
 
 __all__ = ["ParsedPlayer", "is_int", "parse_national", "parse_player", "read_cells"]
 
@@ -67,7 +68,9 @@ def _birth(line: str, lineno: int, problems: Problems) -> str:
     if _cols(line, 80, 80).strip() and not _cols(line, 70, 70).strip():
         shifted = _cols(line, 71, 80).strip()
         problems.warning(
-            lineno, f"birth date {shifted!r} is in columns 71-80 instead of 70-79; read there", field="birth date"
+            lineno,
+            Message("birth date {text!r} is in columns 71-80 instead of 70-79; read there", text=shifted),
+            field="birth date",
         )
         return shifted
     return text.strip()
@@ -80,12 +83,16 @@ def _sex_and_title(line: str, lineno: int, problems: Problems) -> tuple[str | No
     if sex is None and sex_char.strip():
         joined = _cols(line, 10, 13).strip()
         if _title(joined) in _TITLES:
-            problems.warning(lineno, f"title {joined!r} starts in the sex column 10; read as title", field="title")
+            problems.warning(
+                lineno,
+                Message("title {title!r} starts in the sex column 10; read as title", title=joined),
+                field="title",
+            )
             return None, _title(joined)
-        problems.warning(lineno, f"sex {sex_char!r} is not m or w; ignored", field="sex", column=10)
+        problems.warning(lineno, Message("sex {sex!r} is not m or w; ignored", sex=sex_char), field="sex", column=10)
     title = _title(title_text) if title_text else None
     if title is not None and title not in _TITLES:
-        problems.warning(lineno, f"unknown title {title_text!r}; kept as written", field="title")
+        problems.warning(lineno, Message("unknown title {title!r}; kept as written", title=title_text), field="title")
     return sex, title
 
 
@@ -96,14 +103,14 @@ def _title(text: str) -> str:
     return text.upper() if text.upper() in _TITLES else text
 
 
-def _number(text: str, lineno: int, name: str, problems: Problems, *, error: bool) -> int | None:
+def _number(text: str, lineno: int, name: Message, problems: Problems, *, error: bool) -> int | None:
     """A right-aligned integer field; blank and 0 are None."""
     if not text:
         return None
     if is_int(text):
         return int(text) or None
     report = problems.error if error else problems.warning
-    report(lineno, f"{name} {text!r} is not a number", field=name)
+    report(lineno, Message("{name} {text!r} is not a number", name=name, text=text), field=name.template)
     return None
 
 
@@ -112,7 +119,7 @@ def _points(text: str, lineno: int, problems: Problems) -> float | None:
         return None
     if _POINTS.fullmatch(text):
         return float(text.replace(",", "."))
-    problems.warning(lineno, f"points {text!r} is not a number", field="points")
+    problems.warning(lineno, Message("points {text!r} is not a number", text=text), field="points")
     return None
 
 
@@ -144,7 +151,11 @@ def read_cells(line: str, lineno: int, problems: Problems) -> tuple[list[TrfRoun
             if shifted and all(_slot_ok(s) for s in shifted) and not _cols(line, 91 + shift, 91 + shift).strip():
                 problems.warning(
                     lineno,
-                    f"round results start at column {ROUND_START + shift} instead of {ROUND_START}; read there",
+                    Message(
+                        "round results start at column {column} instead of {expected}; read there",
+                        column=ROUND_START + shift,
+                        expected=ROUND_START,
+                    ),
                     field="rounds",
                 )
                 offset, slots = shift, shifted
@@ -157,7 +168,9 @@ def read_cells(line: str, lineno: int, problems: Problems) -> tuple[list[TrfRoun
         if not _slot_ok(slot):
             problems.error(
                 lineno,
-                f"cannot read the cell {slot.rstrip()!r} (expected 'NNNN c r': opponent, colour, result)",
+                Message(
+                    "cannot read the cell {cell!r} (expected 'NNNN c r': opponent, colour, result)", cell=slot.rstrip()
+                ),
                 field=f"round {round_no}",
                 column=column,
             )
@@ -188,25 +201,29 @@ def start_number(line: str) -> int | None:
 def parse_player(line: str, lineno: int, problems: Problems) -> ParsedPlayer | None:
     """A ``001`` line; None (with an error) when it has no usable start number."""
     if "\t" in line:
-        problems.warning(lineno, "TAB characters in a fixed-column line; each read as one blank", field="layout")
+        problems.warning(
+            lineno, Message("TAB characters in a fixed-column line; each read as one blank"), field="layout"
+        )
         line = line.replace("\t", " ")
     start_no = start_number(line)
     if start_no is None:
         problems.error(
-            lineno, f"start number {_cols(line, 5, 8).strip()!r} is not a positive number", field="start number"
+            lineno,
+            Message("start number {text!r} is not a positive number", text=_cols(line, 5, 8).strip()),
+            field="start number",
         )
         return None
     sex, title = _sex_and_title(line, lineno, problems)
     if _cols(line, 14, 14).strip():
         name = _cols(line, 14, 47).strip()
-        problems.warning(lineno, "the name starts in column 14 instead of 15", field="name")
+        problems.warning(lineno, Message("the name starts in column 14 instead of 15"), field="name")
     else:
         name = _cols(line, 15, 47).strip()
     if not name:
-        problems.warning(lineno, "the player has no name", field="name")
+        problems.warning(lineno, Message("the player has no name"), field="name")
     federation = _cols(line, 54, 56).strip() or None  # checked once for the whole file (checks.py)
     fide_text = _cols(line, 58, 68).strip()
-    fide_id = None if set(fide_text) <= {"-"} else _number(fide_text, lineno, "FIDE id", problems, error=False)
+    fide_id = None if set(fide_text) <= {"-"} else _number(fide_text, lineno, Message("FIDE id"), problems, error=False)
     birth_text = _birth(line, lineno, problems)
     birth_year, birth_date, birth_error = parse_birth(birth_text)
     if birth_error:
@@ -219,14 +236,14 @@ def parse_player(line: str, lineno: int, problems: Problems) -> ParsedPlayer | N
         sex=sex,
         title=title,
         name=name,
-        rating=_number(_cols(line, 49, 52).strip(), lineno, "rating", problems, error=True),
+        rating=_number(_cols(line, 49, 52).strip(), lineno, Message("rating"), problems, error=True),
         federation=federation,
         fide_id=fide_id,
         birth_text=birth_text,
         birth_year=birth_year,
         birth_date=birth_date,
         points=_points(_cols(line, 81, 84).strip(), lineno, problems),
-        rank=_number(rank_text, lineno, "rank", problems, error=False),
+        rank=_number(rank_text, lineno, Message("rank"), problems, error=False),
         cells=tuple(cells),
     )
     return ParsedPlayer(player, frozenset(unreadable))
@@ -242,7 +259,7 @@ def parse_national(line: str, lineno: int, problems: Problems) -> TrfNationalRec
     sex = _SEX.get(_cols(line, 10, 10))
     classification = _cols(line, 11, 13).strip() or None
     rating_text = _cols(line, 49, 52).strip()
-    rating = _number(rating_text, lineno, "national rating", problems, error=False)
+    rating = _number(rating_text, lineno, Message("national rating"), problems, error=False)
     origin = _cols(line, 54, 56).strip() or None
     national_id = _cols(line, 58, 68).strip() or None
     birth_text = _birth(line, lineno, problems)
@@ -292,7 +309,10 @@ def _german_ids(
         return national_id[:5], national_id[5:], None  # "C0327123": the letter marks where the ZPS ends
     problems.warning(
         lineno,
-        f"GER national number {national_id!r} is neither ZPS and membership number nor a person number",
+        Message(
+            "GER national number {number!r} is neither ZPS and membership number nor a person number",
+            number=national_id,
+        ),
         field="national number",
     )
     return None, None, None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from zdb.formats.trf.model import Severity, TrfProblem
+from zdb.messages import Message
 
 __all__ = ["Problems"]
 
@@ -13,11 +14,13 @@ class Problems:
     def __init__(self) -> None:
         self._items: list[TrfProblem] = []
 
-    def error(self, line: int | None, message: str, *, field: str | None = None, column: int | None = None) -> None:
-        self._items.append(TrfProblem(line, Severity.ERROR, message, field, column))
+    def error(self, line: int | None, message: Message, *, field: str | None = None, column: int | None = None) -> None:
+        self._items.append(TrfProblem(line, Severity.ERROR, str(message), field, column, message))
 
-    def warning(self, line: int | None, message: str, *, field: str | None = None, column: int | None = None) -> None:
-        self._items.append(TrfProblem(line, Severity.WARNING, message, field, column))
+    def warning(
+        self, line: int | None, message: Message, *, field: str | None = None, column: int | None = None
+    ) -> None:
+        self._items.append(TrfProblem(line, Severity.WARNING, str(message), field, column, message))
 
     def __len__(self) -> int:
         return len(self._items)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from zdb.formats.trf.model import TrfByeRecord, TrfTeam, TrfTeamBye, TrfTeamForfeit
 from zdb.formats.trf.players import is_int
 from zdb.formats.trf.problems import Problems
+from zdb.messages import Message
 
 __all__ = ["parse_013", "parse_240", "parse_310", "parse_320", "parse_330"]
 
@@ -28,7 +29,7 @@ def _members(text: str, lineno: int, code: str, problems: Problems) -> tuple[int
     members: list[int] = []
     for token in text.split():
         if not is_int(token):
-            problems.error(lineno, f"team member {token!r} is not a start number", field=code)
+            problems.error(lineno, Message("team member {token!r} is not a start number", token=token), field=code)
         elif int(token):
             members.append(int(token))
     return tuple(members)
@@ -40,7 +41,7 @@ def _float(text: str, lineno: int, field: str, problems: Problems) -> float | No
     try:
         return float(text.replace(",", "."))
     except ValueError:
-        problems.warning(lineno, f"{text!r} is not a number", field=field)
+        problems.warning(lineno, Message("{text!r} is not a number", text=text), field=field)
         return None
 
 
@@ -48,7 +49,7 @@ def parse_013(line: str, lineno: int, ordinal: int, problems: Problems) -> TrfTe
     line = line.replace("\t", " ")
     name = line[4:36].strip()
     if not name:
-        problems.warning(lineno, "the team has no name", field="013")
+        problems.warning(lineno, Message("the team has no name"), field="013")
     return TrfTeam(lineno, ordinal, name, _members(line[36:], lineno, "013", problems), "013")
 
 
@@ -56,15 +57,20 @@ def parse_310(line: str, lineno: int, problems: Problems) -> TrfTeam | None:
     line = line.replace("\t", " ")
     number_text = line[4:7].strip()
     if not is_int(number_text) or not int(number_text):
-        problems.error(lineno, f"team number {number_text!r} is not a positive number", field="310", column=5)
+        problems.error(
+            lineno,
+            Message("team number {number!r} is not a positive number", number=number_text),
+            field="310",
+            column=5,
+        )
         return None
     name = line[8:40].strip()
     if not name:
-        problems.warning(lineno, "the team has no name", field="310")
+        problems.warning(lineno, Message("the team has no name"), field="310")
     rank_text = line[68:71].strip()
     rank = int(rank_text) if is_int(rank_text) else None
     if rank_text and rank is None:
-        problems.warning(lineno, f"team rank {rank_text!r} is not a number", field="310")
+        problems.warning(lineno, Message("team rank {rank!r} is not a number", rank=rank_text), field="310")
     return TrfTeam(
         line=lineno,
         number=int(number_text),
@@ -89,7 +95,12 @@ def parse_320(line: str, lineno: int, problems: Problems) -> list[TrfTeamBye]:
         if not text:
             continue
         if not is_int(text):
-            problems.warning(lineno, f"round {k + 1}: team {text!r} is not a number", field="320", column=start + 1)
+            problems.warning(
+                lineno,
+                Message("round {round}: team {text!r} is not a number", round=k + 1, text=text),
+                field="320",
+                column=start + 1,
+            )
         elif int(text):
             byes.append(TrfTeamBye(lineno, k + 1, int(text), match_points, game_points))
     return byes
@@ -100,7 +111,9 @@ def parse_330(line: str, lineno: int, problems: Problems) -> TrfTeamForfeit | No
     if len(tokens) == 4 and tokens[0] in ("+-", "-+", "--") and all(is_int(t) for t in tokens[1:]):
         return TrfTeamForfeit(lineno, tokens[0], int(tokens[1]), int(tokens[2]), int(tokens[3]))
     problems.error(
-        lineno, f"cannot read the forfeited match {line[4:].strip()!r} (expected 'TT RRR WWW BBB')", field="330"
+        lineno,
+        Message("cannot read the forfeited match {text!r} (expected 'TT RRR WWW BBB')", text=line[4:].strip()),
+        field="330",
     )
     return None
 
@@ -109,5 +122,9 @@ def parse_240(line: str, lineno: int, problems: Problems) -> TrfByeRecord | None
     tokens = line[4:].split()
     if len(tokens) >= 3 and tokens[0].upper() in ("F", "H", "Z") and all(is_int(t) for t in tokens[1:]):
         return TrfByeRecord(lineno, tokens[0].upper(), int(tokens[1]), tuple(int(t) for t in tokens[2:]))
-    problems.error(lineno, f"cannot read the bye record {line[4:].strip()!r} (expected 'T RRR PPPP ...')", field="240")
+    problems.error(
+        lineno,
+        Message("cannot read the bye record {text!r} (expected 'T RRR PPPP ...')", text=line[4:].strip()),
+        field="240",
+    )
     return None

@@ -23,6 +23,7 @@ from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
 from zdb.errors import ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.tournaments.intake import preview
 from zdb.tournaments.queries import evaluation_report, list_tournaments, tournament_detail
 from zdb.web import referee_writes
@@ -98,7 +99,9 @@ def _file_data(file: UploadFile | None, data: str) -> tuple[str, bytes]:
     try:
         return "", base64.b64decode(data.encode("ascii"), validate=True)
     except (binascii.Error, ValueError):
-        raise ValidationError([ValidationProblem("file", "the kept file was damaged: upload it again")]) from None
+        raise ValidationError(
+            [ValidationProblem("file", Message("the kept file was damaged: upload it again"))]
+        ) from None
 
 
 def _correction(text: str) -> int | None:
@@ -168,7 +171,7 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
 def withdraw(request: Request, tournament_id: Annotated[int, Path(ge=1, le=2**31 - 1)], confirm: Text = "") -> Response:
     require_same_origin(request)
     if confirm != "yes":
-        raise ValidationError([ValidationProblem("confirm", "tick the box to confirm the withdrawal")])
+        raise ValidationError([ValidationProblem("confirm", Message("tick the box to confirm the withdrawal"))])
     with unit_of_work(request.app.state.engine) as session:
         referee_writes.withdraw(session, referee(request, session), tournament_id)
     return RedirectResponse(f"/referee/tournaments/{tournament_id}", status_code=303)

@@ -11,6 +11,7 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
 from zdb.errors import ValidationProblem
+from zdb.messages import Message
 from zdb.rating import InvalidInputError
 from zdb.simulator import DEFAULT_SYSTEMS, SimulationRequest, simulate
 from zdb.web.form_values import optional_date, optional_int
@@ -31,13 +32,13 @@ def _opponents(problems: list[ValidationProblem], text: str) -> tuple[int, ...]:
     numbers = []
     for part in (p for p in _SEPARATORS.split(text.strip()) if p):
         if not part.isdigit():
-            problems.append(ValidationProblem("opponents", f"{part!r} is not a rating"))
+            problems.append(ValidationProblem("opponents", Message("{part!r} is not a rating", part=part)))
             continue
         numbers.append(int(part))
     if not numbers and not problems:
-        problems.append(ValidationProblem("opponents", "at least one opponent is needed"))
+        problems.append(ValidationProblem("opponents", Message("at least one opponent is needed")))
     if len(numbers) > MAX_OPPONENTS:
-        problems.append(ValidationProblem("opponents", f"at most {MAX_OPPONENTS} opponents"))
+        problems.append(ValidationProblem("opponents", Message("at most {count} opponents", count=MAX_OPPONENTS)))
     return tuple(numbers)
 
 
@@ -59,7 +60,7 @@ def simulator_page(
     problems: list[ValidationProblem] = []
     own = optional_int(problems, "rating", rating, 1, 3500)
     if own is None and not problems:
-        problems.append(ValidationProblem("rating", "your rating is needed"))
+        problems.append(ValidationProblem("rating", Message("your rating is needed")))
     kept_index = optional_int(problems, "index", index, 0, 999)
     born = optional_int(problems, "birth_year", birth_year, 1900, 2200)
     day = optional_date(problems, "end_date", end_date) or datetime.now(UTC).date()
