@@ -132,15 +132,15 @@ def evaluate_tournament(
     basis = _basis(players)
     for k in range(len(players)):
         players[k].rh = _performance(players, k, rules, basis)
-    sonder = [
-        k
+    sonder = {  # position -> Rh of each Ausnahmespieler
+        k: p.rh
         for k, p in enumerate(players)
         if p.stage is _ESTABLISHED and p.rh is not None and p.r0 is not None and p.rh - p.r0 > rules.sonder_margin
-    ]
+    }
     if sonder:
-        for k in sonder:
+        for k, rh in sonder.items():
             players[k].sonder = True
-            anchors[k] = players[k].rh  # type: ignore[assignment]
+            anchors[k] = rh
         _joint_iteration(players, newcomers, anchors)
         _first_ratings(players, newcomers, rules)
         before, basis = basis, _basis(players)
