@@ -265,22 +265,15 @@ def parse_birth(text: str) -> tuple[int | None, date | None, Message | None]:
         return None, None, None
     if re.fullmatch(r"[0-9]{4}", s):
         return int(s), None, None
-    match = re.fullmatch(r"([0-9]{4})[./-]([0-9]{1,2})[./-]([0-9]{1,2})", s)
-    if match:
+    if match := re.fullmatch(r"([0-9]{4})[./-]([0-9]{1,2})[./-]([0-9]{1,2})", s):
         year, month, day = (int(g) for g in match.groups())
-        if month == 0 and day == 0:
-            return year, None, None
-        value = _make(year, month, day)
-        if value is None:
-            return None, None, Message("birth date {text!r} is not a valid date", text=s)
-        return year, value, None
-    match = re.fullmatch(r"([0-9]{1,2})[./-]([0-9]{1,2})[./-]([0-9]{4})", s)
-    if match:
+    elif match := re.fullmatch(r"([0-9]{1,2})[./-]([0-9]{1,2})[./-]([0-9]{4})", s):
         day, month, year = (int(g) for g in match.groups())
-        if month == 0 and day == 0:
-            return year, None, None
-        value = _make(year, month, day)
-        if value is None:
-            return None, None, Message("birth date {text!r} is not a valid date", text=s)
-        return year, value, None
-    return None, None, Message("birth date {text!r} is not a date", text=s)
+    else:
+        return None, None, Message("birth date {text!r} is not a date", text=s)
+    if month == 0 and day == 0:
+        return year, None, None
+    value = _make(year, month, day)
+    if value is None:
+        return None, None, Message("birth date {text!r} is not a valid date", text=s)
+    return year, value, None
