@@ -1,5 +1,6 @@
-"""zdb/rating is a pure library: it imports only its own modules and a small allow-list of the
-standard library (no I/O, no clock, no randomness, no framework, no database)."""
+"""zdb/rating is a pure library: it imports only its own modules, numpy (arrays for evaluating a
+tournament in bulk, issue 2) and a small allow-list of the standard library (no I/O, no clock,
+no randomness, no framework, no database)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ ALLOWED_STDLIB = {
 
 
 def test_rating_imports_only_allowed_modules() -> None:
-    assert_imports_only(PACKAGE, ["zdb.rating"], ALLOWED_STDLIB)
+    assert_imports_only(PACKAGE, ["zdb.rating", "numpy"], ALLOWED_STDLIB)
 
 
 def test_rating_reads_no_clock_and_does_no_io() -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zdb.rating.expectation import expected_score, solve_rating
-from zdb.rating.lattice import TABLE_LIMIT, expected_at, expected_sum, rounded_performance
+from zdb.rating.lattice import TABLE_LIMIT, expected_at, expected_sums, rounded_performance
 from zdb.rating.rounding import round_float
 
 _EXPLORE = os.environ.get("ZDB_PROPERTY_EXAMPLES")
@@ -26,9 +27,13 @@ def test_every_tabulated_difference_is_the_computed_double() -> None:
         assert expected_at(difference) == expected_score(float(difference))
 
 
-def test_a_sum_beyond_the_table_is_computed() -> None:
-    far = [0, 10, -TABLE_LIMIT - 500]
-    assert expected_sum(TABLE_LIMIT + 100, far) == sum(expected_score(TABLE_LIMIT + 100.0 - r) for r in far)
+def test_sums_beyond_the_table_are_the_computed_doubles() -> None:
+    far = [0, 10, -TABLE_LIMIT - 500, 2 * TABLE_LIMIT + 300, 1500]
+    own = np.array([TABLE_LIMIT + 100, 1500])
+    owner = np.array([0, 0, 0, 1, 1])
+    sums = expected_sums(own, np.array(far), owner, 2)
+    assert sums[0] == sum(expected_score(TABLE_LIMIT + 100.0 - r) for r in far[:3])
+    assert sums[1] == expected_score(1500.0 - far[3]) + expected_score(0.0)
 
 
 @st.composite

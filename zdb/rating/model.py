@@ -55,6 +55,10 @@ class ResultCode(Enum):
     WHITE_HALF_BLACK_ZERO = "1/2-0"
     WHITE_ZERO_BLACK_HALF = "0-1/2"
 
+    # Members are singletons compared by identity: hashing by identity keeps a look-up by
+    # result in C (Enum's own __hash__ is Python code, run once per game).
+    __hash__ = object.__hash__
+
     @property
     def rated(self) -> bool:
         """Only games played at the board count (spec §3)."""
@@ -90,6 +94,8 @@ class Stage(Enum):
     STAGE1 = "stage1"
     STAGE2 = "stage2"
     UNRATED = "unrated"  # not in Auswahl II
+
+    __hash__ = object.__hash__  # see ResultCode
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,9 @@
 """Rounding exactly as spec §5 demands.
 
 Every rounding in the engine goes through this module, so that no binary-float tie
-(``2062.4999999999995``) and no banker's rounding can ever decide a published rating.
+(``2062.4999999999995``) and no banker's rounding can ever decide a published rating. The
+array forms decide in bulk only what is clear of a tie and hand every element near one to the
+scalar function, so both give the same result element for element.
 """
 
 from __future__ import annotations
@@ -9,7 +11,25 @@ from __future__ import annotations
 from fractions import Fraction
 from math import floor
 
-__all__ = ["FLOAT_DECIMALS", "round_float", "round_float_to", "round_half_up", "round_half_up_to", "rounded_float"]
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "FLOAT_DECIMALS",
+    "Floats",
+    "Ints",
+    "round_float",
+    "round_float_to",
+    "round_floats",
+    "round_half_up",
+    "round_half_up_to",
+    "rounded_float",
+    "rounded_floats",
+]
+
+#: the engine's arrays: one element per participant or per game entry
+Floats = NDArray[np.float64]
+Ints = NDArray[np.int64]
 
 #: spec §5: a value computed in floating point is first rounded to this many decimals.
 FLOAT_DECIMALS = 9
@@ -62,3 +82,30 @@ def rounded_float(value: float, decimals: int) -> float:
     if abs(scaled - lower - 0.5) > scale * 10.0**-FLOAT_DECIMALS:
         return (lower + 1 if scaled - lower > 0.5 else lower) / scale
     return float(round_half_up_to(_denoised(value), decimals))
+
+
+def round_floats(values: Floats) -> Ints:
+    """``round_float`` of every element: in bulk where clear of a tie, one by one near one
+    (the same integers, element for element)."""
+    lower = np.floor(values)
+    fraction = values - lower
+    result = (lower + (fraction > 0.5)).astype(np.int64)
+    near = np.abs(fraction - 0.5) <= _CLEAR_OF_TIE
+    if near.any():
+        for k in np.flatnonzero(near).tolist():
+            result[k] = round_float(float(values[k]))
+    return result
+
+
+def rounded_floats(values: Floats, decimals: int) -> Floats:
+    """``rounded_float`` of every element (the same doubles, element for element)."""
+    scale: int = 10**decimals
+    scaled = values * scale
+    lower = np.floor(scaled)
+    fraction = scaled - lower
+    result: Floats = (lower + (fraction > 0.5)) / scale
+    near = np.abs(fraction - 0.5) <= scale * 10.0**-FLOAT_DECIMALS
+    if near.any():
+        for k in np.flatnonzero(near).tolist():
+            result[k] = rounded_float(float(values[k]), decimals)
+    return result

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
 from fractions import Fraction
@@ -18,7 +18,11 @@ from functools import lru_cache
 from math import exp
 from typing import NamedTuple, Protocol
 
-from zdb.rating.rounding import round_float, round_half_up, round_half_up_to
+import numpy as np
+from numpy.typing import NDArray
+
+from zdb.rating.rounding import Floats, Ints, round_float, round_floats, round_half_up, round_half_up_to
+from zdb.rating.tabulated import LazyTable
 
 __all__ = [
     "CONVERSIONS",
@@ -26,8 +30,10 @@ __all__ = [
     "ClassicCoefficient",
     "ClassicFirstRating",
     "Coefficient",
+    "CoefficientColumns",
     "CoefficientInput",
     "CoefficientResult",
+    "CoefficientResults",
     "Conversion",
     "FirstRatingCorrection",
     "PerfectScore",
@@ -61,11 +67,41 @@ class CoefficientResult(NamedTuple):
     rn: int
 
 
+class CoefficientColumns(NamedTuple):
+    """``CoefficientInput`` of many players at once, one array per field."""
+
+    r0: Ints
+    rule_index: Ints
+    age: Ints
+    w: Floats
+    we: Floats
+    n: Ints
+    at_least_expected: NDArray[np.bool_]
+
+    @classmethod
+    def of(cls, player: CoefficientInput) -> CoefficientColumns:
+        r0, rule_index, age, w, we, n, ale = player
+        return cls(
+            np.array([r0]), np.array([rule_index]), np.array([age]), np.array([w]), np.array([we]), np.array([n]),
+            np.array([ale]),
+        )  # fmt: skip
+
+
+class CoefficientResults(NamedTuple):
+    """E (classic) or K (WO 2026, as the float it counts with) and Rn of many players."""
+
+    e: Ints | None
+    k: Floats | None
+    rn: Ints
+
+
 class Coefficient(Protocol):
     #: the index a FIDE start value uses in this rule (spec §6: 1 for the cap; §7: 6 for K0)
     fide_start_index: int
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult: ...
+
+    def new_ratings(self, players: CoefficientColumns) -> CoefficientResults: ...
 
 
 # eq=False: rule objects are compared and hashed by identity, which keeps the caches cheap.
@@ -88,6 +124,12 @@ class ClassicCoefficient:
     cap: int = 30
     sbr_cap: int = 150
     fide_start_index: int = 1  # WO Anhang 1.2: the cap uses i = 1 in the first evaluation
+    #: E before its caps by (R0, age group and W >= We), with 1.0 in the second column where SBr applies
+    _unbounded: LazyTable = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        groups = self.junior_age + 2 - self.youth_age
+        object.__setattr__(self, "_unbounded", LazyTable(2 * groups, 2, self._unbounded_row))
 
     def j(self, age: int) -> int:
         """The age term J of E0."""
@@ -118,16 +160,28 @@ class ClassicCoefficient:
         return self.cap_per_index * index if index <= self.cap_index_limit else self.cap
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
-        r0, age, index, at_least_expected = player.r0, player.age, player.rule_index, player.at_least_expected
-        # Ages within one class of J and fB share E0 · fB: clamped, the cache stays small.
-        group = self.youth_age if age <= self.youth_age else min(age, self.junior_age + 1)
-        exact, rounded, sbr = self._base(r0, group, at_least_expected)
+        result = self.new_ratings(CoefficientColumns.of(player))
+        assert result.e is not None
+        return CoefficientResult(int(result.e[0]), None, int(result.rn[0]))  # e, k, rn
+
+    def new_ratings(self, players: CoefficientColumns) -> CoefficientResults:
+        r0, index = players.r0, players.rule_index
+        # Ages within one class of J and fB share E0 · fB (youth, each junior year, adult).
+        group = np.where(players.age <= self.youth_age, self.youth_age, np.minimum(players.age, self.junior_age + 1))
+        unbounded = self._unbounded(r0, (group - self.youth_age) * 2 + players.at_least_expected)
+        braked = unbounded[:, 1] > 0.0
+        index_cap = np.where(index <= self.cap_index_limit, self.cap_per_index * index, self.cap)
+        e = np.minimum(
+            np.maximum(self.e_min, unbounded[:, 0].astype(np.int64)), np.where(braked, self.sbr_cap, index_cap)
+        )
+        rn = round_floats(r0 + 800.0 * (players.w - players.we) / (e + players.n))
+        return CoefficientResults(e, None, rn)
+
+    def _unbounded_row(self, r0: int, key: int) -> tuple[float, float]:
+        exact, rounded, sbr = self._base(r0, self.youth_age + key // 2, bool(key % 2))
         if sbr > 0.0:
-            e = min(max(self.e_min, round_float(exact + sbr)), self.sbr_cap)
-        else:
-            e = min(max(self.e_min, rounded), self.index_cap(index))
-        rn = round_float(r0 + 800.0 * (player.w - player.we) / (e + player.n))
-        return CoefficientResult(e, None, rn)  # e, k, rn
+            return float(round_float(exact + sbr)), 1.0
+        return float(rounded), 0.0
 
     @lru_cache(maxsize=1 << 16)  # noqa: B019 - rule objects hash by identity and live for the process
     def _base(self, r0: int, age: int, at_least_expected: bool) -> tuple[float, int, float]:
@@ -160,6 +214,14 @@ class Wo2026Factor:
     k_max: int = 80
     floor: int = 1100
     fide_start_index: int = 6  # spec §7: no index-1 rule in WO 2026
+    #: float(K) by (R0, age class, K0 column and W >= We)
+    _factors: LazyTable = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        ages = self.young_age + 2 - self.youth_age
+        object.__setattr__(self, "_factors", LazyTable(ages * self._COLUMNS * 2, 1, self._factor_row))
+
+    _COLUMNS = 10  # K0 columns: index 1-2, 3, ..., 10, 11 and above
 
     def row(self, r0: int, age: int) -> int:
         """The row of the K0 table (1-3, spec §7)."""
@@ -188,11 +250,26 @@ class Wo2026Factor:
         return Fraction(1)
 
     def new_rating(self, player: CoefficientInput) -> CoefficientResult:
-        # Ages above 25 and indexes above 11 share their K: clamped, the cache stays small.
-        age, index = min(player.age, self.young_age + 1), min(player.rule_index, len(self.k0_rows[0]) + 1)
-        k = self.factor(player.r0, age, index, player.at_least_expected)
-        rn = max(self.floor, round_float(player.r0 + float(k) * (player.w - player.we)))
-        return CoefficientResult(None, k, rn)  # e, k, rn
+        k = self.factor(player.r0, self._age_class(player.age), min(player.rule_index, 11), player.at_least_expected)
+        return CoefficientResult(None, k, int(self.new_ratings(CoefficientColumns.of(player)).rn[0]))  # e, k, rn
+
+    def new_ratings(self, players: CoefficientColumns) -> CoefficientResults:
+        ages = np.where(players.age <= self.youth_age, self.youth_age, np.minimum(players.age, self.young_age + 1))
+        columns = np.minimum(np.maximum(players.rule_index, 2), self._COLUMNS + 1) - 2
+        keys = ((ages - self.youth_age) * self._COLUMNS + columns) * 2 + players.at_least_expected
+        k = self._factors(players.r0, keys)[:, 0]
+        rn = np.maximum(self.floor, round_floats(players.r0 + k * (players.w - players.we)))
+        return CoefficientResults(None, k, rn)
+
+    def _age_class(self, age: int) -> int:
+        """K depends on the age only through ≤ 20 (bonus), ≤ 25 (row) and above: one age stands
+        for each class, which keeps the caches small."""
+        return self.youth_age if age <= self.youth_age else min(age, self.young_age + 1)
+
+    def _factor_row(self, r0: int, key: int) -> tuple[float]:
+        ages, rest = divmod(key, self._COLUMNS * 2)
+        column, ale = divmod(rest, 2)
+        return (float(self.factor(r0, self.youth_age + ages, column + 2, bool(ale))),)
 
     @lru_cache(maxsize=1 << 16)  # noqa: B019 - rule objects hash by identity and live for the process
     def factor(self, r0: int, age: int, index: int, at_least_expected: bool) -> Fraction:

@@ -3,18 +3,29 @@
 ``evaluate_tournament`` takes the tournament and its participants' states before it and returns
 the report and the states after it. It is a pure function: the same inputs give the same
 outputs, whatever the order of players or games, and nothing outside its arguments is read.
+
+The evaluation works on arrays: one element per participant, and one *entry* per player and
+game played at the board (two per game, in game order). Sums over a player's entries are taken
+with ``bincount``, which adds in entry order from 0.0, so every figure is the same double as
+adding game after game. Newcomers (the joint iteration, first ratings, leftover games) are few
+and keep their scalar arithmetic; every rounding that comes near a tie is decided by the exact
+scalar rules of ``rounding`` and ``lattice``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
 
 from zdb.rating.expectation import solve_rating
 from zdb.rating.joint import JointEquation, solve_jointly
-from zdb.rating.lattice import expected_sum, rounded_performance
+from zdb.rating.lattice import expected_sums, rounded_performances
 from zdb.rating.model import (
     EMPTY_STATE,
     LeftoverGame,
@@ -27,10 +38,10 @@ from zdb.rating.model import (
     TournamentEvaluation,
     frozen_map,
 )
-from zdb.rating.rounding import FLOAT_DECIMALS, round_float, round_float_to, rounded_float
+from zdb.rating.rounding import FLOAT_DECIMALS, Floats, Ints, round_float, round_float_to, rounded_floats
 from zdb.rating.rulesets import (
     ADULT_AGE,
-    CoefficientInput,
+    CoefficientColumns,
     PerfectScore,
     RuleSet,
     conversions_between,
@@ -39,13 +50,24 @@ from zdb.rating.rulesets import (
 
 __all__ = ["evaluate_tournament", "leftover_expired"]
 
+Flags = NDArray[np.bool_]
+
 #: the older performance rule for a 100 % score (spec §9.5): mean of the opponents + 677
 _PERFECT_MARGIN = 677
 #: W and We closer than this are compared exactly, with We rounded to 9 decimals (§13.1)
 _CLOSE = 1e-6
-# Enum members bound once: a member looked up on its class costs more than the test.
-_ESTABLISHED, _STAGE1, _UNRATED = Stage.ESTABLISHED, Stage.STAGE1, Stage.UNRATED
-_WHITE_WINS, _BLACK_WINS, _DRAW = ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW
+# Stages as array codes, in the order of ``_STAGES``.
+_ESTABLISHED, _STAGE1, _STAGE2, _UNRATED = 0, 1, 2, 3
+_STAGES = (Stage.ESTABLISHED, Stage.STAGE1, Stage.STAGE2, Stage.UNRATED)
+#: result codes: games played at the board first (spec §3), then everything else
+_CODES = {
+    ResultCode.WHITE_WINS: 0,
+    ResultCode.BLACK_WINS: 1,
+    ResultCode.DRAW: 2,
+    **{code: 3 for code in ResultCode if not code.rated},
+}
+_PLAYED = 3  # codes below this were played at the board
+_WHITE_POINTS = np.array([1.0, 0.0, 0.5])
 
 
 def leftover_expired(recorded: date, evaluated: date, years: int) -> bool:
@@ -64,31 +86,42 @@ def _at_least_expected(w: float, we: float) -> bool:
     return Fraction(w) >= round_float_to(we, FLOAT_DECIMALS)
 
 
-@dataclass(slots=True)
-class _Player:
-    """Working record of one participant during the evaluation."""
+def _at_least_expected_all(w: Floats, we: Floats) -> Flags:
+    result: Flags = w > we
+    for a in np.flatnonzero(np.abs(w - we) <= _CLOSE).tolist():
+        result[a] = _at_least_expected(float(w[a]), float(we[a]))
+    return result
 
-    pid: PlayerId
-    state: PlayerState
-    member: bool
-    age: int
-    r0: int | None = None
-    i0: int | None = None
-    fide_start: bool = False
-    r0_is_fide: bool = False
-    entries: int = 0
-    # games with a result played at the board: (opponent position, own points)
-    played: list[tuple[int, float]] = field(default_factory=list)
-    # usable stored leftover games: (opponent rating as used now, points); newcomers only
-    leftover: list[tuple[float, float]] | tuple[()] = ()
-    kept_leftover: tuple[LeftoverGame, ...] = ()
-    stage: Stage = _UNRATED
-    rated: list[tuple[int, float]] | tuple[()] = ()
-    w: float = 0.0
-    ri: float = 0.0
-    first: int = 0
-    rh: int | None = None
-    sonder: bool = False
+
+@lru_cache(maxsize=1 << 17)
+def _rated_state(rating: int, index: int) -> PlayerState:
+    """A state with a DWZ and no leftover games; states are immutable, so equal ones are shared."""
+    return PlayerState(rating=rating, index=index)
+
+
+@dataclass(slots=True)
+class _Field:
+    """The participants of one tournament during its evaluation (position k = k-th player)."""
+
+    pids: list[PlayerId]
+    before: list[PlayerState]
+    members: list[bool]
+    r0: list[int | None]  # DWZ, or the FIDE rating that replaces it (spec §10)
+    i0: list[int | None]
+    fide_start: list[bool]
+    r0_is_fide: list[bool]
+    #: newcomer candidates: usable leftover games (opponent's rating as used now, points) and
+    #: the stored ones still kept (spec §11)
+    leftover: dict[int, list[tuple[float, float]]]
+    kept: dict[int, tuple[LeftoverGame, ...]]
+    ages: Ints
+    established: Flags
+    rating: Ints  # r0, 0 where there is none
+    # entries of games played at the board: owner, opponent, owner's points
+    owner: Ints
+    opponent: Ints
+    points: Floats
+    games: Ints  # games of each player, played or not
 
 
 def evaluate_tournament(
@@ -99,252 +132,345 @@ def evaluate_tournament(
     """Evaluate ``tournament`` from its participants' ``states`` (absent: no rating, no leftover
     games) under the rule set of its end date (spec §1) unless one is given."""
     rules = rule_set or rule_set_for(tournament.end_date)
-    players = _participants(tournament, states, rules)
-    position = {p.pid: k for k, p in enumerate(players)}
-    for game in tournament.games:
-        w, b = position[game.white], position[game.black]
-        white, black = players[w], players[b]
-        white.entries += 1
-        black.entries += 1
-        result = game.result  # identity tests: an Enum's hash is slow in this, the hottest loop
-        if result is _WHITE_WINS:
-            white.played.append((b, 1.0))
-            black.played.append((w, 0.0))
-        elif result is _BLACK_WINS:
-            white.played.append((b, 0.0))
-            black.played.append((w, 1.0))
-        elif result is _DRAW:
-            white.played.append((b, 0.5))
-            black.played.append((w, 0.5))
-
-    newcomers = _select(players, rules)
-    unrated = {k for k, player in enumerate(players) if player.stage is _UNRATED}
-    for player in players:
-        if player.stage is not _UNRATED:
-            player.rated = [(j, s) for j, s in player.played if j not in unrated] if unrated else player.played
-            player.w = sum(s for _, s in player.rated)
+    f = _field(tournament, states, rules)
+    size = len(f.pids)
+    stage = np.where(f.established, _ESTABLISHED, _UNRATED)
+    newcomers = [] if f.established.all() else _select(f, stage, rules)
+    owner, opponent, points = f.owner, f.opponent, f.points
+    unrated = stage == _UNRATED
+    if unrated.any():
+        rated = ~unrated[owner] & ~unrated[opponent]
+        owner, opponent, points = owner[rated], opponent[rated], points[rated]
+    w: Floats = np.bincount(owner, points, size)
+    n: Ints = np.bincount(owner, minlength=size)
+    games = _Games(owner, opponent, w, n)
 
     # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
     # Ausnahmespieler -> Sonderwertung redo -> final first ratings -> performances again.
-    anchors: dict[int, int] = {k: p.r0 for k, p in enumerate(players) if p.r0 is not None}
-    _joint_iteration(players, newcomers, anchors)
-    _first_ratings(players, newcomers, rules)
-    basis = _basis(players)
-    for k in range(len(players)):
-        players[k].rh = _performance(players, k, rules, basis)
-    sonder = {  # position -> Rh of each Ausnahmespieler
-        k: p.rh
-        for k, p in enumerate(players)
-        if p.stage is _ESTABLISHED and p.rh is not None and p.r0 is not None and p.rh - p.r0 > rules.sonder_margin
-    }
-    if sonder:
-        for k, rh in sonder.items():
-            players[k].sonder = True
-            anchors[k] = rh
-        _joint_iteration(players, newcomers, anchors)
-        _first_ratings(players, newcomers, rules)
-        before, basis = basis, _basis(players)
+    anchors: dict[int, int] = {k: r for k, r in enumerate(f.r0) if r is not None}
+    ri = _joint_iteration(f, games, newcomers, anchors)
+    first = _first_ratings(ri, rules)
+    basis = _basis(f, first, size)
+    rh = np.zeros(size, dtype=np.int64)
+    has_rh = np.zeros(size, dtype=bool)
+    _performances(f, stage, games, np.ones(size, dtype=bool), basis, ri, rules, rh, has_rh)
+    sonder = f.established & has_rh & (rh - f.rating > rules.sonder_margin)
+    we_basis = basis
+    if sonder.any():
+        for k, value in zip(np.flatnonzero(sonder).tolist(), rh[sonder].tolist(), strict=True):
+            anchors[k] = value
+        ri = _joint_iteration(f, games, newcomers, anchors)
+        first = _first_ratings(ri, rules)
+        before, basis = basis, _basis(f, first, size)
         # Only newcomers' ratings moved: a performance against none of them stands.
-        moved = {k for k in newcomers if basis[k] != before[k]}
-        for k, player in enumerate(players):
-            if not player.sonder and (player.stage is not _ESTABLISHED or any(j in moved for j, _ in player.rated)):
-                player.rh = _performance(players, k, rules, basis)
+        moved = basis != before
+        against_moved = np.bincount(owner[moved[opponent]], minlength=size) > 0
+        again = ~sonder & (~f.established | against_moved)
+        _performances(f, stage, games, again, basis, ri, rules, rh, has_rh)
         # We counts an Ausnahmespieler with his Rh (spec §9.6, §9.8)
-        for k in sonder:
-            basis[k] = anchors[k]
-
-    rows = []
-    after: dict[PlayerId, PlayerState] = {}
-    for k, player in enumerate(players):
-        row, state = _conclude(players, k, basis, rules, tournament)
-        rows.append(row)
-        after[player.pid] = state
-    return TournamentEvaluation(rule_set=rules.name, rows=tuple(rows), states=frozen_map(after))
+        we_basis = np.where(sonder, rh, basis)
+    return _conclude(f, tournament, rules, stage, games, first, we_basis, rh, has_rh, sonder)
 
 
-def _participants(tournament: Tournament, states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> list[_Player]:
+def _field(tournament: Tournament, states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> _Field:
+    entrants = tournament.players
+    size = len(entrants)
+    pids = [entrant.pid for entrant in entrants]
+    before = [states.get(pid, EMPTY_STATE) for pid in pids]
+    r0: list[int | None] = [state.rating for state in before]
+    i0: list[int | None] = [None if state.rating is None else state.index for state in before]
+    members = [e.member or s.rating is not None or bool(s.leftover) for e, s in zip(entrants, before, strict=True)]
     year = tournament.end_date.year
-    players = []
-    for entry in tournament.players:
-        state = states.get(entry.pid, EMPTY_STATE)
-        # spec §13.12: a stored DWZ or stored leftover games make a member.
-        member = entry.member or state.rating is not None or bool(state.leftover)
-        age = ADULT_AGE if entry.birth_year is None else year - entry.birth_year
-        player = _Player(entry.pid, state, member, age)
+    ages = np.array([ADULT_AGE if e.birth_year is None else year - e.birth_year for e in entrants], dtype=np.int64)
+    fide_start, r0_is_fide = [False] * size, [False] * size
+    leftover: dict[int, list[tuple[float, float]]] = {}
+    kept: dict[int, tuple[LeftoverGame, ...]] = {}
+    for k in [k for k, e in enumerate(entrants) if e.fide_rating is not None or r0[k] is None]:
+        entrant, state = entrants[k], before[k]
         if state.rating is not None:
-            player.i0 = state.index
-            if state.rating >= rules.fide_only_from and entry.fide_rating is not None:
-                player.r0, player.r0_is_fide = entry.fide_rating, True  # spec §10, §13.10
-            else:
-                player.r0 = state.rating
-        elif entry.fide_rating is not None:
+            if state.rating >= rules.fide_only_from:
+                r0[k], r0_is_fide[k] = entrant.fide_rating, True  # spec §10, §13.10
+        elif entrant.fide_rating is not None:
             # spec §10: a FIDE rating is the start value, with index 6.
-            player.r0, player.i0 = entry.fide_rating, rules.fide_start_index
-            player.fide_start = player.r0_is_fide = True
+            r0[k], i0[k] = entrant.fide_rating, rules.fide_start_index
+            fide_start[k] = r0_is_fide[k] = True
         else:
-            kept = []
-            usable: list[tuple[float, float]] = []
-            for game in state.leftover:
-                if leftover_expired(game.end_date, tournament.end_date, rules.leftover_years):
-                    continue  # spec §11: dropped
-                kept.append(game)
-                rating = game.opp_rating
-                if not game.opp_fide:  # spec §13.6
-                    for conversion in conversions_between(game.end_date, tournament.end_date):
-                        rating = conversion.convert(rating)
-                usable.append((float(rating), game.points))
-            player.leftover = usable
-            player.kept_leftover = tuple(kept)
-        players.append(player)
-    return players
+            leftover[k], kept[k] = _usable_leftover(state.leftover, tournament.end_date, rules)
+    established = np.array([r is not None for r in r0], dtype=bool)
+    rating = np.array([0 if r is None else r for r in r0], dtype=np.int64)
+
+    position = {pid: k for k, pid in enumerate(pids)}
+    results = tournament.games
+    white = np.array([position[game[0]] for game in results], dtype=np.int64)
+    black = np.array([position[game[1]] for game in results], dtype=np.int64)
+    code = np.array([_CODES[game[2]] for game in results], dtype=np.int64)
+    played = code < _PLAYED
+    white_played, black_played, code = white[played], black[played], code[played]
+    entries = 2 * len(code)
+    owner = np.empty(entries, dtype=np.int64)
+    opponent = np.empty(entries, dtype=np.int64)
+    points = np.empty(entries)
+    owner[0::2] = opponent[1::2] = white_played
+    owner[1::2] = opponent[0::2] = black_played
+    points[0::2] = _WHITE_POINTS[code]
+    points[1::2] = 1.0 - points[0::2]
+    games = np.bincount(white, minlength=size) + np.bincount(black, minlength=size)
+    return _Field(
+        pids, before, members, r0, i0, fide_start, r0_is_fide, leftover, kept, ages, established, rating,
+        owner, opponent, points, games,
+    )  # fmt: skip
 
 
-def _select(players: list[_Player], rules: RuleSet) -> list[int]:
-    """Stages 1 and 2 (spec §9.1-9.3); returns the newcomers of Auswahl II."""
-    for player in players:
-        if player.r0 is not None:
-            player.stage = _ESTABLISHED
-    newcomers = []
-    for stage, pool in ((_STAGE1, {_ESTABLISHED}), (Stage.STAGE2, {_ESTABLISHED, _STAGE1})):
-        entering = []
-        for k, player in enumerate(players):
-            if player.stage is not _UNRATED or player.r0 is not None:
-                continue
-            scores = [s for j, s in player.played if players[j].stage in pool]
-            scores += [s for _, s in player.leftover]
-            points = sum(scores)
-            if len(scores) >= rules.min_games and 0 < points < len(scores):
-                entering.append(k)
-        for k in entering:
-            players[k].stage = stage
-        newcomers += entering
+def _usable_leftover(
+    stored: tuple[LeftoverGame, ...], end_date: date, rules: RuleSet
+) -> tuple[list[tuple[float, float]], tuple[LeftoverGame, ...]]:
+    kept = []
+    usable: list[tuple[float, float]] = []
+    for game in stored:
+        if leftover_expired(game.end_date, end_date, rules.leftover_years):
+            continue  # spec §11: dropped
+        kept.append(game)
+        rating = game.opp_rating
+        if not game.opp_fide:  # spec §13.6
+            for conversion in conversions_between(game.end_date, end_date):
+                rating = conversion.convert(rating)
+        usable.append((float(rating), game.points))
+    return usable, tuple(kept)
+
+
+@dataclass(slots=True)
+class _Games:
+    """The rated games' entries (against Auswahl II only) and each player's W and n."""
+
+    owner: Ints
+    opponent: Ints
+    w: Floats
+    n: Ints
+
+    def of(self, k: int) -> list[int]:
+        """Player ``k``'s rated opponents, in game order."""
+        opponents: list[int] = self.opponent[self.owner == k].tolist()
+        return opponents
+
+
+def _select(f: _Field, stage: Ints, rules: RuleSet) -> list[int]:
+    """Stages 1 and 2 (spec §9.1-9.3); sets ``stage`` and returns the newcomers of Auswahl II
+    (stage 1 before stage 2, each in player order)."""
+    size = len(f.pids)
+    leftover_games = np.zeros(size, dtype=np.int64)
+    leftover_points = np.zeros(size)
+    for k, usable in f.leftover.items():
+        leftover_games[k] = len(usable)
+        leftover_points[k] = sum(s for _, s in usable)
+    newcomers: list[int] = []
+    pool = f.established.copy()
+    for code in (_STAGE1, _STAGE2):
+        waiting = stage == _UNRATED
+        against_pool = waiting[f.owner] & pool[f.opponent]
+        owners = f.owner[against_pool]
+        count = np.bincount(owners, minlength=size) + leftover_games
+        points = np.bincount(owners, f.points[against_pool], size) + leftover_points
+        entering = waiting & (count >= rules.min_games) & (points > 0) & (points < count)
+        stage[entering] = code
+        newcomers += np.flatnonzero(entering).tolist()
+        pool |= entering
     return newcomers
 
 
-def _joint_iteration(players: list[_Player], newcomers: list[int], anchors: dict[int, int]) -> None:
+def _joint_iteration(f: _Field, games: _Games, newcomers: list[int], anchors: dict[int, int]) -> dict[int, float]:
     """spec §9.4: the ratings of all first- and second-stage players, solved together, with
     established opponents at their anchors (R0, or Rh for an Ausnahmespieler, §9.6)."""
     if not newcomers:
-        return
+        return {}
     unknown = {k: a for a, k in enumerate(newcomers)}
     equations = []
     for k in newcomers:
-        player = players[k]
-        fixed: list[float] = [anchors[j] for j, _ in player.rated if j in anchors]
-        fixed += [r for r, _ in player.leftover]
-        coupled = tuple(unknown[j] for j, _ in player.rated if j not in anchors)
-        equations.append(JointEquation(tuple(fixed), coupled, player.w + sum(s for _, s in player.leftover)))
-    for k, ri in zip(newcomers, solve_jointly(equations), strict=True):
-        players[k].ri = ri
+        opponents = games.of(k)
+        leftover = f.leftover.get(k, [])
+        fixed: list[float] = [anchors[j] for j in opponents if j in anchors]
+        fixed += [r for r, _ in leftover]
+        coupled = tuple(unknown[j] for j in opponents if j not in anchors)
+        equations.append(JointEquation(tuple(fixed), coupled, float(games.w[k]) + sum(s for _, s in leftover)))
+    return dict(zip(newcomers, solve_jointly(equations), strict=True))
 
 
-def _first_ratings(players: list[_Player], newcomers: list[int], rules: RuleSet) -> None:
-    for k in newcomers:
-        players[k].first = rules.first_rating.first_rating(players[k].ri)
+def _first_ratings(ri: dict[int, float], rules: RuleSet) -> dict[int, int]:
+    return {k: rules.first_rating.first_rating(value) for k, value in ri.items()}
 
 
-def _basis(players: list[_Player]) -> list[int]:
+def _basis(f: _Field, first: dict[int, int], size: int) -> Ints:
     """Every player's rating as an opponent counts it in performances: R0, or the first rating
     of a newcomer (spec §9.5, §13.2). Players outside Auswahl II are never anyone's rated
     opponent: 0 stands in."""
-    return [p.first if p.r0 is None else p.r0 for p in players]
+    basis = f.rating.copy()
+    for k, value in first.items():
+        basis[k] = value
+    return basis
 
 
-def _performance(players: list[_Player], k: int, rules: RuleSet, basis: list[int]) -> int | None:
-    """spec §9.5, §13.3, §13.4: Rh over this tournament's rated games."""
-    player = players[k]
-    if player.stage is _UNRATED:
-        return None
-    if player.stage is not _ESTABLISHED and not player.leftover:
-        return round_float(player.ri)  # WO 3.6: a newcomer's Rh is his Ri
-    n = len(player.rated)
-    if n < rules.min_games or player.w == 0:
-        return None
+def _performances(
+    f: _Field,
+    stage: Ints,
+    games: _Games,
+    which: Flags,
+    basis: Ints,
+    ri: dict[int, float],
+    rules: RuleSet,
+    rh: Ints,
+    has_rh: Flags,
+) -> None:
+    """spec §9.5, §13.3, §13.4: Rh over this tournament's rated games, for the players in
+    ``which``, into ``rh`` where ``has_rh``."""
+    w, n = games.w, games.n
+    has_rh[which] = False
+    from_games = which & (stage != _UNRATED)
+    for k, value in ri.items():
+        if which[k] and not f.leftover.get(k):
+            rh[k], has_rh[k] = round_float(value), True  # WO 3.6: a newcomer's Rh is his Ri
+            from_games[k] = False
+    chosen = from_games & (n >= rules.min_games) & (w > 0)
     # An Ausnahmespieler counts with Rh only in the joint iteration and in We (spec §9.6);
     # in performances every established opponent counts with his R0 (spec §9.5, §13.2).
-    opponents = [basis[j] for j, _ in player.rated]
-    if player.w < n:
-        return rounded_performance(opponents, player.w)
-    mean = sum(opponents) / n
-    if rules.perfect_score is PerfectScore.MEAN_PLUS_677:
-        return round_float(mean + _PERFECT_MARGIN)
-    return round_float(solve_rating([*map(float, opponents), mean], player.w + 0.5))
+    partial = np.flatnonzero(chosen & (w < n))
+    if partial.size:
+        rh[partial] = rounded_performances(games.owner, basis[games.opponent], w, n, partial)
+        has_rh[partial] = True
+    for k in np.flatnonzero(chosen & (w >= n)).tolist():
+        opponents: list[int] = basis[games.opponent[games.owner == k]].tolist()
+        mean = sum(opponents) / len(opponents)
+        if rules.perfect_score is PerfectScore.MEAN_PLUS_677:
+            rh[k] = round_float(mean + _PERFECT_MARGIN)
+        else:
+            rh[k] = round_float(solve_rating([*map(float, opponents), mean], float(w[k]) + 0.5))
+        has_rh[k] = True
 
 
 def _conclude(
-    players: list[_Player], k: int, we_basis: list[int], rules: RuleSet, tournament: Tournament
-) -> tuple[ReportRow, PlayerState]:
-    """The report row and the state after the tournament of player ``k`` (spec §9.7-9.9).
-    ``we_basis``: every player's rating as an opponent's We counts it (§9.8): R0, Rh of an
-    Ausnahmespieler (§9.6), or the final first rating of a newcomer."""
-    player = players[k]
-    state = player.state
-    n = len(player.rated)
-    we = e = k_factor = rn = i_new = None
-    stored = False
-    leftover_used = leftover_stored = 0
-    new_state = state
-    if player.stage is _ESTABLISHED:
-        assert player.r0 is not None and player.i0 is not None
-        if n:
-            own = player.r0
-            expected = expected_sum(own, [we_basis[j] for j, _ in player.rated])
-            index = max(1, player.i0)  # spec §13.11: index 0 counts as 1
-            w = player.w
-            rule_index = rules.coefficient.fide_start_index if player.fide_start else index
-            # positional (r0, index, age, w, we, n, at_least_expected): a frozen record's keywords cost
-            ale = _at_least_expected(w, expected)
-            result = rules.coefficient.new_rating(CoefficientInput(own, rule_index, player.age, w, expected, n, ale))
-            we = rounded_float(expected, 6)
-            e = result.e
-            k_factor = None if result.k is None else float(result.k)
-            rn, i_new = result.rn, index + 1
-            stored = player.member
-            if stored:
-                new_state = PlayerState(rating=rn, index=i_new)
-        elif not player.fide_start:
-            rn, i_new = state.rating, state.index  # nothing rated: rating and index kept
-    elif player.stage is not _UNRATED:
-        rn, i_new = player.first, 1
-        leftover_used = len(player.leftover)
-        stored = player.member
-        if stored:
-            new_state = PlayerState(rating=rn, index=1)
-    elif player.member:
-        # spec §9.9: keep the games against Auswahl I for later tournaments, each with the
-        # opponent's R0 (marked when FIDE) or new first rating, never an Rh (§13.5).
-        new_games = []
-        for j, points in player.played:
-            opponent = players[j]
-            if opponent.stage is _ESTABLISHED:
-                assert opponent.r0 is not None
-                new_games.append(
-                    LeftoverGame(tournament.id, tournament.end_date, opponent.r0, points, opponent.r0_is_fide)
-                )
-            elif opponent.stage is _STAGE1:
-                new_games.append(LeftoverGame(tournament.id, tournament.end_date, opponent.first, points))
-        leftover_stored = len(new_games)
-        new_state = PlayerState(rating=None, index=state.index, leftover=player.kept_leftover + tuple(new_games))
-    # positional, in ReportRow's field order: built for every participant, keywords cost
-    row = ReportRow(
-        player.pid,
-        player.member,
-        player.stage,
-        player.fide_start,
-        player.r0,
-        player.i0,
-        player.w,
-        n,
-        player.entries - n,  # unrated_games
-        we,
-        e,
-        k_factor,
-        player.rh,
-        player.sonder,
-        rn,
-        i_new,
-        stored,
-        leftover_used,
-        leftover_stored,
+    f: _Field,
+    tournament: Tournament,
+    rules: RuleSet,
+    stage: Ints,
+    games: _Games,
+    first: dict[int, int],
+    we_basis: Ints,
+    rh: Ints,
+    has_rh: Flags,
+    sonder: Flags,
+) -> TournamentEvaluation:
+    """The report rows and the states after the tournament (spec §9.7-9.9). ``we_basis``: every
+    player's rating as an opponent's We counts it (§9.8): R0, Rh of an Ausnahmespieler (§9.6),
+    or the final first rating of a newcomer."""
+    size = len(f.pids)
+    w, n = games.w, games.n
+    established = f.established
+    members = np.array(f.members, dtype=bool)
+    fide_start = np.array(f.fide_start, dtype=bool)
+    index = np.maximum(1, np.array([0 if i is None else i for i in f.i0], dtype=np.int64))  # spec §13.11
+    we = np.zeros(size)
+    e = np.zeros(size, dtype=np.int64)
+    k_factor = np.zeros(size)
+    rn = np.zeros(size, dtype=np.int64)
+    i_new = np.zeros(size, dtype=np.int64)
+    has_rn = np.zeros(size, dtype=bool)
+    has_e = has_k = np.zeros(size, dtype=bool)
+    after = list(f.before)
+
+    live = established & (n > 0)
+    evaluated = np.flatnonzero(live)
+    if evaluated.size:
+        mine = live[games.owner]
+        expected = expected_sums(f.rating, we_basis[games.opponent[mine]], games.owner[mine], size)[evaluated]
+        played = w[evaluated]
+        own = f.rating[evaluated]
+        own_index = index[evaluated]
+        rule_index = np.where(fide_start[evaluated], rules.coefficient.fide_start_index, own_index)
+        ale = _at_least_expected_all(played, expected)
+        result = rules.coefficient.new_ratings(
+            CoefficientColumns(own, rule_index, f.ages[evaluated], played, expected, n[evaluated], ale)
+        )
+        we[evaluated] = rounded_floats(expected, 6)
+        if result.e is not None:
+            e[evaluated], has_e = result.e, live
+        if result.k is not None:
+            k_factor[evaluated], has_k = result.k, live
+        rn[evaluated], i_new[evaluated], has_rn[evaluated] = result.rn, own_index + 1, True
+        stored_now = np.flatnonzero(live & members)
+        for k, rating, new_index in zip(
+            stored_now.tolist(), rn[stored_now].tolist(), i_new[stored_now].tolist(), strict=True
+        ):
+            after[k] = _rated_state(rating, new_index)
+    kept = np.flatnonzero(established & (n == 0) & ~fide_start).tolist()
+    for k in kept:  # nothing rated: rating and index kept
+        state = f.before[k]
+        assert state.rating is not None
+        rn[k], i_new[k], has_rn[k] = state.rating, state.index, True
+    stored = live & members
+    leftover_used = [0] * size
+    leftover_stored = [0] * size
+    for k, rating in first.items():
+        rn[k], i_new[k], has_rn[k] = rating, 1, True
+        leftover_used[k] = len(f.leftover.get(k, ()))
+        if f.members[k]:
+            stored[k] = True
+            after[k] = _rated_state(rating, 1)
+    for k in np.flatnonzero((stage == _UNRATED) & members).tolist():
+        new_games = _new_leftover(f, tournament, stage, first, k)
+        leftover_stored[k] = len(new_games)
+        state = f.before[k]
+        after[k] = PlayerState(rating=None, index=state.index, leftover=f.kept.get(k, ()) + new_games)
+
+    rows = [
+        tuple.__new__(ReportRow, values)
+        for values in zip(
+            f.pids,
+            f.members,
+            [_STAGES[code] for code in stage.tolist()],
+            f.fide_start,
+            f.r0,
+            f.i0,
+            w.tolist(),
+            n.tolist(),
+            (f.games - n).tolist(),
+            _column(we, live),
+            _column(e, has_e),
+            _column(k_factor, has_k),
+            _column(rh, has_rh),
+            sonder.tolist(),
+            _column(rn, has_rn),
+            _column(i_new, has_rn),
+            stored.tolist(),
+            leftover_used,
+            leftover_stored,
+            strict=True,
+        )
+    ]
+    return TournamentEvaluation(
+        rule_set=rules.name, rows=tuple(rows), states=frozen_map(dict(zip(f.pids, after, strict=True)))
     )
-    return row, new_state
+
+
+def _column(values: Ints | Floats, present: Flags) -> list[int | float | None]:
+    """The values as Python numbers, ``None`` where not ``present``."""
+    column: list[int | float | None] = values.tolist()
+    if not present.all():
+        for k in np.flatnonzero(~present).tolist():
+            column[k] = None
+    return column
+
+
+def _new_leftover(
+    f: _Field, tournament: Tournament, stage: Ints, first: dict[int, int], k: int
+) -> tuple[LeftoverGame, ...]:
+    """spec §9.9: the games of a member outside Auswahl II against Auswahl I, kept for later
+    tournaments, each with the opponent's R0 (marked when FIDE) or new first rating, never an
+    Rh (§13.5)."""
+    mine = f.owner == k
+    new_games = []
+    for j, points in zip(f.opponent[mine].tolist(), f.points[mine].tolist(), strict=True):
+        if stage[j] == _ESTABLISHED:
+            rating = f.r0[j]
+            assert rating is not None
+            new_games.append(LeftoverGame(tournament.id, tournament.end_date, rating, points, f.r0_is_fide[j]))
+        elif stage[j] == _STAGE1:
+            new_games.append(LeftoverGame(tournament.id, tournament.end_date, first[j], points))
+    return tuple(new_games)
