@@ -205,8 +205,10 @@ def frozen_map(items: Mapping[PlayerId, PlayerState]) -> Mapping[PlayerId, Playe
 @dataclass(frozen=True, slots=True)
 class TournamentEvaluation:
     """The result of one tournament: the rule set used, the report, every participant's state
-    after it (guests and players without a change included, unchanged)."""
+    after it (guests and players without a change included, unchanged) and before it (what it
+    was evaluated from, so that it can be explained and replayed)."""
 
     rule_set: str
     rows: tuple[ReportRow, ...]
     states: Mapping[PlayerId, PlayerState] = field(default_factory=lambda: frozen_map({}))
+    inputs: Mapping[PlayerId, PlayerState] = field(default_factory=lambda: frozen_map({}))

@@ -19,9 +19,9 @@ from functools import cached_property
 from typing import Protocol
 
 from zdb.rating.model import PlayerId, PlayerState, ReportRow, Tournament, TournamentEvaluation, frozen_map
-from zdb.rating.rulesets import Conversion
+from zdb.rating.rulesets import Conversion, rule_set_for
 from zdb.rating.timeline import Event, OrderKey, StartRating, event_date, event_name, order_key
-from zdb.rating.tournament import evaluate_tournament
+from zdb.rating.tournament import evaluate_tournament, evaluate_tournaments
 
 __all__ = [
     "HistoryEntry",
@@ -87,8 +87,7 @@ def apply_event(event: Event, inputs: Mapping[PlayerId, PlayerState]) -> Step:
     key = order_key(event)
     if isinstance(event, Tournament):
         evaluation = evaluate_tournament(event, inputs)
-        chosen = {p.pid: inputs.get(p.pid, _EMPTY) for p in event.players}
-        return Step(key, event, frozen_map(chosen), evaluation.states, evaluation)
+        return Step(key, event, evaluation.inputs, evaluation.states, evaluation)
     if isinstance(event, StartRating):
         before = inputs.get(event.pid, _EMPTY)
         after = PlayerState(rating=event.rating, index=event.index)
@@ -176,15 +175,61 @@ class ReplayResult:
 
 def replay_steps(initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Event]) -> Iterator[Step]:
     """Evaluate a time line (already in order, see ``build_timeline``) from scratch, one step
-    at a time, for callers that store steps as they come."""
+    at a time and in order, for callers that store steps as they come.
+
+    Runs of up to ``_LOOKAHEAD`` consecutive tournaments are evaluated in batches of
+    tournaments whose inputs are all known (``_replay_run``); every other event is applied
+    where it stands.
+    """
     states = dict(initial_states)
+    run: list[Tournament] = []
     for event in timeline:
+        if isinstance(event, Tournament):
+            run.append(event)
+            if len(run) == _LOOKAHEAD:
+                yield from _replay_run(run, states)
+                run = []
+            continue
+        yield from _replay_run(run, states)
+        run = []
         inputs: Mapping[PlayerId, PlayerState] = (
-            states if isinstance(event, Conversion) else {pid: states.get(pid, _EMPTY) for pid in _participants(event)}
+            states if isinstance(event, Conversion) else {event.pid: states.get(event.pid, _EMPTY)}
         )
         step = apply_event(event, inputs)
         states.update(step.outputs)
         yield step
+    yield from _replay_run(run, states)
+
+
+#: tournaments of a run looked at together; bounds the memory of a replay that streams
+_LOOKAHEAD = 1024
+
+
+def _replay_run(run: Sequence[Tournament], states: dict[PlayerId, PlayerState]) -> list[Step]:
+    """Evaluate consecutive tournaments and update ``states``; the steps in the run's order.
+
+    A tournament reads only its participants' states, so it can be evaluated as soon as each of
+    them has played every earlier tournament: its *level* is one above the highest level of
+    their earlier tournaments in the run. Tournaments of one level share no player and are
+    evaluated together (per rule set), each exactly as alone.
+    """
+    last: dict[PlayerId, int] = {}
+    batches: dict[tuple[int, date], list[int]] = {}
+    for position, tournament in enumerate(run):
+        level = 1 + max([last.get(entrant.pid, -1) for entrant in tournament.players], default=-1)
+        for entrant in tournament.players:
+            last[entrant.pid] = level
+        batches.setdefault((level, rule_set_for(tournament.end_date).valid_from), []).append(position)
+    steps: dict[int, Step] = {}
+    for key in sorted(batches):
+        positions = batches[key]
+        batch = [run[position] for position in positions]
+        # The batch shares no player: all of it reads ``states`` before any of it writes.
+        evaluations = evaluate_tournaments(batch, states, rule_set_for(batch[0].end_date))
+        for position, tournament, evaluation in zip(positions, batch, evaluations, strict=True):
+            steps[position] = Step(order_key(tournament), tournament, evaluation.inputs, evaluation.states, evaluation)
+            states.update(evaluation.states)
+    return [steps[position] for position in range(len(run))]
 
 
 def replay(initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Event]) -> ReplayResult:

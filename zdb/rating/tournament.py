@@ -10,15 +10,22 @@ with ``bincount``, which adds in entry order from 0.0, so every figure is the sa
 adding game after game. Newcomers (the joint iteration, first ratings, leftover games) are few
 and keep their scalar arithmetic; every rounding that comes near a tie is decided by the exact
 scalar rules of ``rounding`` and ``lattice``.
+
+``evaluate_tournaments`` evaluates several tournaments that share no player at once, each
+exactly as alone: the arrays span all of them, so the fixed cost of an array operation is paid
+once per batch instead of once per tournament (the replay batches tournaments whose inputs are
+all known, ``replay``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from functools import lru_cache
+from types import MappingProxyType
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,7 +43,6 @@ from zdb.rating.model import (
     Stage,
     Tournament,
     TournamentEvaluation,
-    frozen_map,
 )
 from zdb.rating.rounding import FLOAT_DECIMALS, Floats, Ints, round_float, round_float_to, rounded_floats
 from zdb.rating.rulesets import (
@@ -48,7 +54,7 @@ from zdb.rating.rulesets import (
     rule_set_for,
 )
 
-__all__ = ["evaluate_tournament", "leftover_expired"]
+__all__ = ["evaluate_tournament", "evaluate_tournaments", "leftover_expired"]
 
 Flags = NDArray[np.bool_]
 
@@ -93,16 +99,43 @@ def _at_least_expected_all(w: Floats, we: Floats) -> Flags:
     return result
 
 
-@lru_cache(maxsize=1 << 17)
-def _rated_state(rating: int, index: int) -> PlayerState:
-    """A state with a DWZ and no leftover games; states are immutable, so equal ones are shared."""
-    return PlayerState(rating=rating, index=index)
+#: states with a DWZ and no leftover games by ``rating * _INDEXES + index``: states are
+#: immutable, so equal ones are shared (a full replay makes millions, of few distinct values)
+_RATED_STATES: dict[int, PlayerState] = {}
+_INDEXES = 1 << 20  # above any index a player reaches
+_SHARED_LIMIT = 1 << 20  # bounds the memory; cleared when full
+
+
+def _states_after(before: list[PlayerState], rated: Flags, rating: Ints, index: Ints) -> list[PlayerState]:
+    """``before``, with ``PlayerState(rating, index)`` where ``rated``."""
+    positions = np.flatnonzero(rated)
+    if not positions.size:
+        return list(before)
+    keys = (rating[positions] * _INDEXES + index[positions]).tolist()
+    shared = list(map(_RATED_STATES.get, keys))
+    if None in shared:
+        if len(_RATED_STATES) > _SHARED_LIMIT:
+            _RATED_STATES.clear()
+        for a, key in enumerate(keys):
+            if shared[a] is None:
+                shared[a] = _RATED_STATES.setdefault(key, PlayerState(*divmod(key, _INDEXES)))
+    if positions.size == len(before):
+        return cast(list[PlayerState], shared)
+    after = np.empty(len(before), dtype=object)
+    after[:] = before
+    after[positions] = shared
+    states: list[PlayerState] = after.tolist()
+    return states
 
 
 @dataclass(slots=True)
 class _Field:
-    """The participants of one tournament during its evaluation (position k = k-th player)."""
+    """The participants of a batch of tournaments during their evaluation: position k is the
+    k-th player of the batch, tournament t holds positions ``starts[t]`` to ``starts[t + 1]``."""
 
+    tournaments: Sequence[Tournament]
+    starts: list[int]
+    home: Ints  # each player's tournament
     pids: list[PlayerId]
     before: list[PlayerState]
     members: list[bool]
@@ -131,8 +164,15 @@ def evaluate_tournament(
 ) -> TournamentEvaluation:
     """Evaluate ``tournament`` from its participants' ``states`` (absent: no rating, no leftover
     games) under the rule set of its end date (spec §1) unless one is given."""
-    rules = rule_set or rule_set_for(tournament.end_date)
-    f = _field(tournament, states, rules)
+    return evaluate_tournaments((tournament,), states, rule_set or rule_set_for(tournament.end_date))[0]
+
+
+def evaluate_tournaments(
+    tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState], rules: RuleSet
+) -> list[TournamentEvaluation]:
+    """Evaluate tournaments that share no player under ``rules``, each exactly as
+    ``evaluate_tournament`` would alone, from their participants' ``states``."""
+    f = _field(tournaments, states, rules)
     size = len(f.pids)
     stage = np.where(f.established, _ESTABLISHED, _UNRATED)
     newcomers = [] if f.established.all() else _select(f, stage, rules)
@@ -144,44 +184,52 @@ def evaluate_tournament(
     w: Floats = np.bincount(owner, points, size)
     n: Ints = np.bincount(owner, minlength=size)
     games = _Games(owner, opponent, w, n)
+    groups = _by_tournament(f, newcomers)
 
     # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
     # Ausnahmespieler -> Sonderwertung redo -> final first ratings -> performances again.
     anchors: dict[int, int] = {k: r for k, r in enumerate(f.r0) if r is not None}
-    ri = _joint_iteration(f, games, newcomers, anchors)
+    ri = _joint_iteration(f, games, groups, anchors)
     first = _first_ratings(ri, rules)
-    basis = _basis(f, first, size)
+    basis = _basis(f, first)
     rh = np.zeros(size, dtype=np.int64)
     has_rh = np.zeros(size, dtype=bool)
     _performances(f, stage, games, np.ones(size, dtype=bool), basis, ri, rules, rh, has_rh)
     sonder = f.established & has_rh & (rh - f.rating > rules.sonder_margin)
     we_basis = basis
     if sonder.any():
+        redo = np.zeros(len(tournaments), dtype=bool)
+        redo[f.home[sonder]] = True  # tournaments with an Ausnahmespieler
         for k, value in zip(np.flatnonzero(sonder).tolist(), rh[sonder].tolist(), strict=True):
             anchors[k] = value
-        ri = _joint_iteration(f, games, newcomers, anchors)
+        ri.update(_joint_iteration(f, games, {t: group for t, group in groups.items() if redo[t]}, anchors))
         first = _first_ratings(ri, rules)
-        before, basis = basis, _basis(f, first, size)
+        before, basis = basis, _basis(f, first)
         # Only newcomers' ratings moved: a performance against none of them stands.
         moved = basis != before
         against_moved = np.bincount(owner[moved[opponent]], minlength=size) > 0
-        again = ~sonder & (~f.established | against_moved)
+        again = redo[f.home] & ~sonder & (~f.established | against_moved)
         _performances(f, stage, games, again, basis, ri, rules, rh, has_rh)
         # We counts an Ausnahmespieler with his Rh (spec §9.6, §9.8)
         we_basis = np.where(sonder, rh, basis)
-    return _conclude(f, tournament, rules, stage, games, first, we_basis, rh, has_rh, sonder)
+    return _conclude(f, rules, stage, games, first, we_basis, rh, has_rh, sonder)
 
 
-def _field(tournament: Tournament, states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> _Field:
-    entrants = tournament.players
+def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> _Field:
+    entrants = [entrant for tournament in tournaments for entrant in tournament.players]
+    starts = [0]
+    ages: list[int] = []
+    for tournament in tournaments:
+        year = tournament.end_date.year
+        ages += [ADULT_AGE if e.birth_year is None else year - e.birth_year for e in tournament.players]
+        starts.append(len(ages))
     size = len(entrants)
+    home = np.repeat(np.arange(len(tournaments)), np.diff(starts))
     pids = [entrant.pid for entrant in entrants]
     before = [states.get(pid, EMPTY_STATE) for pid in pids]
     r0: list[int | None] = [state.rating for state in before]
     i0: list[int | None] = [None if state.rating is None else state.index for state in before]
     members = [e.member or s.rating is not None or bool(s.leftover) for e, s in zip(entrants, before, strict=True)]
-    year = tournament.end_date.year
-    ages = np.array([ADULT_AGE if e.birth_year is None else year - e.birth_year for e in entrants], dtype=np.int64)
     fide_start, r0_is_fide = [False] * size, [False] * size
     leftover: dict[int, list[tuple[float, float]]] = {}
     kept: dict[int, tuple[LeftoverGame, ...]] = {}
@@ -195,12 +243,15 @@ def _field(tournament: Tournament, states: Mapping[PlayerId, PlayerState], rules
             r0[k], i0[k] = entrant.fide_rating, rules.fide_start_index
             fide_start[k] = r0_is_fide[k] = True
         else:
-            leftover[k], kept[k] = _usable_leftover(state.leftover, tournament.end_date, rules)
+            end_date = tournaments[bisect_right(starts, k) - 1].end_date
+            leftover[k], kept[k] = _usable_leftover(state.leftover, end_date, rules)
     established = np.array([r is not None for r in r0], dtype=bool)
     rating = np.array([0 if r is None else r for r in r0], dtype=np.int64)
 
     position = {pid: k for k, pid in enumerate(pids)}
-    results = tournament.games
+    if len(position) < size:
+        raise ValueError("tournaments evaluated together must not share a player")
+    results = tournaments[0].games if len(tournaments) == 1 else [g for t in tournaments for g in t.games]
     white = np.array([position[game[0]] for game in results], dtype=np.int64)
     black = np.array([position[game[1]] for game in results], dtype=np.int64)
     code = np.array([_CODES[game[2]] for game in results], dtype=np.int64)
@@ -216,8 +267,8 @@ def _field(tournament: Tournament, states: Mapping[PlayerId, PlayerState], rules
     points[1::2] = 1.0 - points[0::2]
     games = np.bincount(white, minlength=size) + np.bincount(black, minlength=size)
     return _Field(
-        pids, before, members, r0, i0, fide_start, r0_is_fide, leftover, kept, ages, established, rating,
-        owner, opponent, points, games,
+        tournaments, starts, home, pids, before, members, r0, i0, fide_start, r0_is_fide, leftover, kept,
+        np.array(ages, dtype=np.int64), established, rating, owner, opponent, points, games,
     )  # fmt: skip
 
 
@@ -277,28 +328,40 @@ def _select(f: _Field, stage: Ints, rules: RuleSet) -> list[int]:
     return newcomers
 
 
-def _joint_iteration(f: _Field, games: _Games, newcomers: list[int], anchors: dict[int, int]) -> dict[int, float]:
-    """spec §9.4: the ratings of all first- and second-stage players, solved together, with
-    established opponents at their anchors (R0, or Rh for an Ausnahmespieler, §9.6)."""
-    if not newcomers:
-        return {}
-    unknown = {k: a for a, k in enumerate(newcomers)}
-    equations = []
-    for k in newcomers:
-        opponents = games.of(k)
-        leftover = f.leftover.get(k, [])
-        fixed: list[float] = [anchors[j] for j in opponents if j in anchors]
-        fixed += [r for r, _ in leftover]
-        coupled = tuple(unknown[j] for j in opponents if j not in anchors)
-        equations.append(JointEquation(tuple(fixed), coupled, float(games.w[k]) + sum(s for _, s in leftover)))
-    return dict(zip(newcomers, solve_jointly(equations), strict=True))
+def _by_tournament(f: _Field, newcomers: list[int]) -> dict[int, list[int]]:
+    """The newcomers of each tournament, in their order."""
+    groups: dict[int, list[int]] = {}
+    for k, t in zip(newcomers, f.home[newcomers].tolist(), strict=True):
+        groups.setdefault(t, []).append(k)
+    return groups
+
+
+def _joint_iteration(
+    f: _Field, games: _Games, groups: dict[int, list[int]], anchors: dict[int, int]
+) -> dict[int, float]:
+    """spec §9.4: the ratings of all first- and second-stage players of a tournament, solved
+    together, with established opponents at their anchors (R0, or Rh for an Ausnahmespieler,
+    §9.6); each tournament's newcomers (``groups``) form one system."""
+    ri: dict[int, float] = {}
+    for newcomers in groups.values():
+        unknown = {k: a for a, k in enumerate(newcomers)}
+        equations = []
+        for k in newcomers:
+            opponents = games.of(k)
+            leftover = f.leftover.get(k, [])
+            fixed: list[float] = [anchors[j] for j in opponents if j in anchors]
+            fixed += [r for r, _ in leftover]
+            coupled = tuple(unknown[j] for j in opponents if j not in anchors)
+            equations.append(JointEquation(tuple(fixed), coupled, float(games.w[k]) + sum(s for _, s in leftover)))
+        ri.update(zip(newcomers, solve_jointly(equations), strict=True))
+    return ri
 
 
 def _first_ratings(ri: dict[int, float], rules: RuleSet) -> dict[int, int]:
     return {k: rules.first_rating.first_rating(value) for k, value in ri.items()}
 
 
-def _basis(f: _Field, first: dict[int, int], size: int) -> Ints:
+def _basis(f: _Field, first: dict[int, int]) -> Ints:
     """Every player's rating as an opponent counts it in performances: R0, or the first rating
     of a newcomer (spec §9.5, §13.2). Players outside Auswahl II are never anyone's rated
     opponent: 0 stands in."""
@@ -347,7 +410,6 @@ def _performances(
 
 def _conclude(
     f: _Field,
-    tournament: Tournament,
     rules: RuleSet,
     stage: Ints,
     games: _Games,
@@ -356,8 +418,8 @@ def _conclude(
     rh: Ints,
     has_rh: Flags,
     sonder: Flags,
-) -> TournamentEvaluation:
-    """The report rows and the states after the tournament (spec §9.7-9.9). ``we_basis``: every
+) -> list[TournamentEvaluation]:
+    """The report rows and the states after each tournament (spec §9.7-9.9). ``we_basis``: every
     player's rating as an opponent's We counts it (§9.8): R0, Rh of an Ausnahmespieler (§9.6),
     or the final first rating of a newcomer."""
     size = len(f.pids)
@@ -373,7 +435,7 @@ def _conclude(
     i_new = np.zeros(size, dtype=np.int64)
     has_rn = np.zeros(size, dtype=bool)
     has_e = has_k = np.zeros(size, dtype=bool)
-    after = list(f.before)
+    rated_after = np.zeros(size, dtype=bool)  # a member who has a DWZ after the tournament
 
     live = established & (n > 0)
     evaluated = np.flatnonzero(live)
@@ -394,11 +456,7 @@ def _conclude(
         if result.k is not None:
             k_factor[evaluated], has_k = result.k, live
         rn[evaluated], i_new[evaluated], has_rn[evaluated] = result.rn, own_index + 1, True
-        stored_now = np.flatnonzero(live & members)
-        for k, rating, new_index in zip(
-            stored_now.tolist(), rn[stored_now].tolist(), i_new[stored_now].tolist(), strict=True
-        ):
-            after[k] = _rated_state(rating, new_index)
+        rated_after[evaluated] = members[evaluated]
     kept = np.flatnonzero(established & (n == 0) & ~fide_start).tolist()
     for k in kept:  # nothing rated: rating and index kept
         state = f.before[k]
@@ -410,11 +468,10 @@ def _conclude(
     for k, rating in first.items():
         rn[k], i_new[k], has_rn[k] = rating, 1, True
         leftover_used[k] = len(f.leftover.get(k, ()))
-        if f.members[k]:
-            stored[k] = True
-            after[k] = _rated_state(rating, 1)
+        stored[k] = rated_after[k] = f.members[k]
+    after = _states_after(f.before, rated_after, rn, i_new)
     for k in np.flatnonzero((stage == _UNRATED) & members).tolist():
-        new_games = _new_leftover(f, tournament, stage, first, k)
+        new_games = _new_leftover(f, f.tournaments[int(f.home[k])], stage, first, k)
         leftover_stored[k] = len(new_games)
         state = f.before[k]
         after[k] = PlayerState(rating=None, index=state.index, leftover=f.kept.get(k, ()) + new_games)
@@ -444,9 +501,16 @@ def _conclude(
             strict=True,
         )
     ]
-    return TournamentEvaluation(
-        rule_set=rules.name, rows=tuple(rows), states=frozen_map(dict(zip(f.pids, after, strict=True)))
-    )
+    pids, before, starts = f.pids, f.before, f.starts
+    return [
+        TournamentEvaluation(
+            rules.name,
+            tuple(rows[a:b]),
+            MappingProxyType(dict(zip(pids[a:b], after[a:b], strict=True))),
+            MappingProxyType(dict(zip(pids[a:b], before[a:b], strict=True))),
+        )
+        for a, b in zip(starts, starts[1:], strict=False)
+    ]
 
 
 def _column(values: Ints | Floats, present: Flags) -> list[int | float | None]:
