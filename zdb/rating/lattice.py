@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import floor, sqrt
 from statistics import NormalDist
+from typing import cast
 
 import numpy as np
 
@@ -64,9 +65,8 @@ def expected_sums(own: Ints, opponents: Ints, owner: Ints, size: int) -> Floats:
     the same double as adding ``expected_at`` one game after the other. Beyond the table P is
     0.0 or 1.0 to the last bit, which the table's ends hold: clipping reads the exact value.
     """
-    index = np.clip(own[owner] - opponents + TABLE_LIMIT, 0, 2 * TABLE_LIMIT)
-    sums: Floats = np.bincount(owner, _AT_ARRAY[index], size)
-    return sums
+    index = np.minimum(np.maximum(own[owner] - opponents + TABLE_LIMIT, 0), 2 * TABLE_LIMIT)
+    return cast(Floats, np.bincount(owner, _AT_ARRAY[index], size))  # weighted: floats
 
 
 def _quantile(points: float, count: int) -> float:
@@ -155,7 +155,7 @@ def rounded_performances(owner: Ints, opponents: Ints, points: Floats, counts: I
     found = (
         (clear_below >= 1) & (clear_below < width) & (sums[rows, j - 1] < -_TIE_MARGIN) & (sums[rows, j] > _TIE_MARGIN)
     )
-    result = m - _WINDOW - 1 + j
+    result: Ints = m - _WINDOW - 1 + j
     for a in np.flatnonzero(~found).tolist():
         result[a] = rounded_performance(entry_rating[entry_player == a].tolist(), float(w[a]))
     return result

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
+from itertools import repeat
+from operator import itemgetter
 from typing import Protocol
 
 from zdb.rating.model import PlayerId, PlayerState, ReportRow, Tournament, TournamentEvaluation, frozen_map
@@ -203,6 +205,7 @@ def replay_steps(initial_states: Mapping[PlayerId, PlayerState], timeline: Itera
 
 #: tournaments of a run looked at together; bounds the memory of a replay that streams
 _LOOKAHEAD = 1024
+_PID = itemgetter(0)  # a Participant's pid
 
 
 def _replay_run(run: Sequence[Tournament], states: dict[PlayerId, PlayerState]) -> list[Step]:
@@ -216,9 +219,9 @@ def _replay_run(run: Sequence[Tournament], states: dict[PlayerId, PlayerState]) 
     last: dict[PlayerId, int] = {}
     batches: dict[tuple[int, date], list[int]] = {}
     for position, tournament in enumerate(run):
-        level = 1 + max([last.get(entrant.pid, -1) for entrant in tournament.players], default=-1)
-        for entrant in tournament.players:
-            last[entrant.pid] = level
+        pids = list(map(_PID, tournament.players))
+        level = 1 + max(map(last.get, pids, repeat(-1)), default=-1)
+        last.update(zip(pids, repeat(level)))
         batches.setdefault((level, rule_set_for(tournament.end_date).valid_from), []).append(position)
     steps: dict[int, Step] = {}
     for key in sorted(batches):

@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
+from itertools import accumulate, chain, pairwise, repeat
+from operator import attrgetter, itemgetter
 from types import MappingProxyType
 from typing import cast
 
@@ -73,6 +75,9 @@ _CODES = {
     **{code: 3 for code in ResultCode if not code.rated},
 }
 _PLAYED = 3  # codes below this were played at the board
+_PID, _BIRTH_YEAR, _FIDE_RATING = itemgetter(0), itemgetter(1), itemgetter(3)  # Participant's fields
+_WHITE, _BLACK, _RESULT = itemgetter(0), itemgetter(1), itemgetter(2)  # Game's fields
+_RATING, _INDEX = attrgetter("rating"), attrgetter("index")
 _WHITE_POINTS = np.array([1.0, 0.0, 0.5])
 
 
@@ -181,25 +186,28 @@ def evaluate_tournaments(
     if unrated.any():
         rated = ~unrated[owner] & ~unrated[opponent]
         owner, opponent, points = owner[rated], opponent[rated], points[rated]
-    w: Floats = np.bincount(owner, points, size)
+    w = cast(Floats, np.bincount(owner, points, size))  # weighted: floats
     n: Ints = np.bincount(owner, minlength=size)
     games = _Games(owner, opponent, w, n)
-    groups = _by_tournament(f, newcomers)
+    groups = _by_tournament(f, newcomers) if newcomers else {}
 
     # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
     # Ausnahmespieler -> Sonderwertung redo -> final first ratings -> performances again.
-    anchors: dict[int, int] = {k: r for k, r in enumerate(f.r0) if r is not None}
+    anchors = f.r0  # by position: R0 of an established player, None for a newcomer
     ri = _joint_iteration(f, games, groups, anchors)
     first = _first_ratings(ri, rules)
     basis = _basis(f, first)
     rh = np.zeros(size, dtype=np.int64)
     has_rh = np.zeros(size, dtype=bool)
-    _performances(f, stage, games, np.ones(size, dtype=bool), basis, ri, rules, rh, has_rh)
+    _performances(
+        f, games, np.ones(size, dtype=bool), stage=stage, basis=basis, ri=ri, rules=rules, rh=rh, has_rh=has_rh
+    )
     sonder = f.established & has_rh & (rh - f.rating > rules.sonder_margin)
     we_basis = basis
     if sonder.any():
         redo = np.zeros(len(tournaments), dtype=bool)
         redo[f.home[sonder]] = True  # tournaments with an Ausnahmespieler
+        anchors = list(anchors)
         for k, value in zip(np.flatnonzero(sonder).tolist(), rh[sonder].tolist(), strict=True):
             anchors[k] = value
         ri.update(_joint_iteration(f, games, {t: group for t, group in groups.items() if redo[t]}, anchors))
@@ -209,52 +217,58 @@ def evaluate_tournaments(
         moved = basis != before
         against_moved = np.bincount(owner[moved[opponent]], minlength=size) > 0
         again = redo[f.home] & ~sonder & (~f.established | against_moved)
-        _performances(f, stage, games, again, basis, ri, rules, rh, has_rh)
+        _performances(f, games, again, stage=stage, basis=basis, ri=ri, rules=rules, rh=rh, has_rh=has_rh)
         # We counts an Ausnahmespieler with his Rh (spec §9.6, §9.8)
         we_basis = np.where(sonder, rh, basis)
-    return _conclude(f, rules, stage, games, first, we_basis, rh, has_rh, sonder)
+    return _conclude(f, rules, games, stage=stage, first=first, we_basis=we_basis, rh=rh, has_rh=has_rh, sonder=sonder)
 
 
 def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> _Field:
-    entrants = [entrant for tournament in tournaments for entrant in tournament.players]
-    starts = [0]
-    ages: list[int] = []
-    for tournament in tournaments:
-        year = tournament.end_date.year
-        ages += [ADULT_AGE if e.birth_year is None else year - e.birth_year for e in tournament.players]
-        starts.append(len(ages))
+    # Columns are read with C-level getters: this runs once per participant and per game.
+    entrants = list(chain.from_iterable(tournament.players for tournament in tournaments))
+    sizes = [len(tournament.players) for tournament in tournaments]
+    starts = [0, *accumulate(sizes)]
     size = len(entrants)
-    home = np.repeat(np.arange(len(tournaments)), np.diff(starts))
-    pids = [entrant.pid for entrant in entrants]
-    before = [states.get(pid, EMPTY_STATE) for pid in pids]
-    r0: list[int | None] = [state.rating for state in before]
-    i0: list[int | None] = [None if state.rating is None else state.index for state in before]
-    members = [e.member or s.rating is not None or bool(s.leftover) for e, s in zip(entrants, before, strict=True)]
+    home = np.repeat(np.arange(len(tournaments)), sizes)
+    years = np.array([tournament.end_date.year for tournament in tournaments])[home]
+    births = np.array(list(map(_BIRTH_YEAR, entrants)), dtype=float)  # None -> nan
+    ages = np.where(np.isnan(births), ADULT_AGE, years - births).astype(np.int64)
+    pids: list[PlayerId] = list(map(_PID, entrants))
+    before = list(map(states.get, pids, repeat(EMPTY_STATE)))
+    r0: list[int | None] = list(map(_RATING, before))
+    fide = list(map(_FIDE_RATING, entrants))
     fide_start, r0_is_fide = [False] * size, [False] * size
     leftover: dict[int, list[tuple[float, float]]] = {}
     kept: dict[int, tuple[LeftoverGame, ...]] = {}
-    for k in [k for k, e in enumerate(entrants) if e.fide_rating is not None or r0[k] is None]:
-        entrant, state = entrants[k], before[k]
-        if state.rating is not None:
-            if state.rating >= rules.fide_only_from:
-                r0[k], r0_is_fide[k] = entrant.fide_rating, True  # spec §10, §13.10
-        elif entrant.fide_rating is not None:
-            # spec §10: a FIDE rating is the start value, with index 6.
-            r0[k], i0[k] = entrant.fide_rating, rules.fide_start_index
-            fide_start[k] = r0_is_fide[k] = True
-        else:
-            end_date = tournaments[bisect_right(starts, k) - 1].end_date
-            leftover[k], kept[k] = _usable_leftover(state.leftover, end_date, rules)
-    established = np.array([r is not None for r in r0], dtype=bool)
-    rating = np.array([0 if r is None else r for r in r0], dtype=np.int64)
+    if None not in r0 and fide.count(None) == size:  # the usual field: every player has a DWZ
+        i0: list[int | None] = list(map(_INDEX, before))
+        members = [True] * size  # spec §13.12: a stored DWZ makes a member
+    else:
+        i0 = [None if state.rating is None else state.index for state in before]
+        members = [e.member or s.rating is not None or bool(s.leftover) for e, s in zip(entrants, before, strict=True)]
+        for k in [k for k in range(size) if fide[k] is not None or r0[k] is None]:
+            state = before[k]
+            if state.rating is not None:
+                if state.rating >= rules.fide_only_from:
+                    r0[k], r0_is_fide[k] = fide[k], True  # spec §10, §13.10
+            elif fide[k] is not None:
+                # spec §10: a FIDE rating is the start value, with index 6.
+                r0[k], i0[k] = fide[k], rules.fide_start_index
+                fide_start[k] = r0_is_fide[k] = True
+            else:
+                end_date = tournaments[bisect_right(starts, k) - 1].end_date
+                leftover[k], kept[k] = _usable_leftover(state.leftover, end_date, rules)
+    established = np.array([r is not None for r in r0], dtype=bool) if None in r0 else np.ones(size, dtype=bool)
+    rating = np.array([0 if r is None else r for r in r0] if None in r0 else r0, dtype=np.int64)
 
-    position = {pid: k for k, pid in enumerate(pids)}
+    position = dict(zip(pids, range(size), strict=True))
     if len(position) < size:
         raise ValueError("tournaments evaluated together must not share a player")
-    results = tournaments[0].games if len(tournaments) == 1 else [g for t in tournaments for g in t.games]
-    white = np.array([position[game[0]] for game in results], dtype=np.int64)
-    black = np.array([position[game[1]] for game in results], dtype=np.int64)
-    code = np.array([_CODES[game[2]] for game in results], dtype=np.int64)
+    results = tournaments[0].games if len(tournaments) == 1 else list(chain.from_iterable(t.games for t in tournaments))
+    count = len(results)
+    white = np.fromiter(map(position.__getitem__, map(_WHITE, results)), np.int64, count)
+    black = np.fromiter(map(position.__getitem__, map(_BLACK, results)), np.int64, count)
+    code = np.fromiter(map(_CODES.__getitem__, map(_RESULT, results)), np.int64, count)
     played = code < _PLAYED
     white_played, black_played, code = white[played], black[played], code[played]
     entries = 2 * len(code)
@@ -268,7 +282,7 @@ def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerSt
     games = np.bincount(white, minlength=size) + np.bincount(black, minlength=size)
     return _Field(
         tournaments, starts, home, pids, before, members, r0, i0, fide_start, r0_is_fide, leftover, kept,
-        np.array(ages, dtype=np.int64), established, rating, owner, opponent, points, games,
+        ages, established, rating, owner, opponent, points, games,
     )  # fmt: skip
 
 
@@ -337,7 +351,7 @@ def _by_tournament(f: _Field, newcomers: list[int]) -> dict[int, list[int]]:
 
 
 def _joint_iteration(
-    f: _Field, games: _Games, groups: dict[int, list[int]], anchors: dict[int, int]
+    f: _Field, games: _Games, groups: dict[int, list[int]], anchors: list[int | None]
 ) -> dict[int, float]:
     """spec §9.4: the ratings of all first- and second-stage players of a tournament, solved
     together, with established opponents at their anchors (R0, or Rh for an Ausnahmespieler,
@@ -349,9 +363,9 @@ def _joint_iteration(
         for k in newcomers:
             opponents = games.of(k)
             leftover = f.leftover.get(k, [])
-            fixed: list[float] = [anchors[j] for j in opponents if j in anchors]
+            fixed: list[float] = [anchor for j in opponents if (anchor := anchors[j]) is not None]
             fixed += [r for r, _ in leftover]
-            coupled = tuple(unknown[j] for j in opponents if j not in anchors)
+            coupled = tuple(unknown[j] for j in opponents if anchors[j] is None)
             equations.append(JointEquation(tuple(fixed), coupled, float(games.w[k]) + sum(s for _, s in leftover)))
         ri.update(zip(newcomers, solve_jointly(equations), strict=True))
     return ri
@@ -373,9 +387,10 @@ def _basis(f: _Field, first: dict[int, int]) -> Ints:
 
 def _performances(
     f: _Field,
-    stage: Ints,
     games: _Games,
     which: Flags,
+    *,
+    stage: Ints,
     basis: Ints,
     ri: dict[int, float],
     rules: RuleSet,
@@ -411,8 +426,9 @@ def _performances(
 def _conclude(
     f: _Field,
     rules: RuleSet,
-    stage: Ints,
     games: _Games,
+    *,
+    stage: Ints,
     first: dict[int, int],
     we_basis: Ints,
     rh: Ints,
@@ -427,7 +443,8 @@ def _conclude(
     established = f.established
     members = np.array(f.members, dtype=bool)
     fide_start = np.array(f.fide_start, dtype=bool)
-    index = np.maximum(1, np.array([0 if i is None else i for i in f.i0], dtype=np.int64))  # spec §13.11
+    i0 = f.i0 if None not in f.i0 else [0 if i is None else i for i in f.i0]
+    index = np.maximum(1, np.array(i0, dtype=np.int64))  # spec §13.11
     we = np.zeros(size)
     e = np.zeros(size, dtype=np.int64)
     k_factor = np.zeros(size)
@@ -476,31 +493,34 @@ def _conclude(
         state = f.before[k]
         after[k] = PlayerState(rating=None, index=state.index, leftover=f.kept.get(k, ()) + new_games)
 
-    rows = [
-        tuple.__new__(ReportRow, values)
-        for values in zip(
-            f.pids,
-            f.members,
-            [_STAGES[code] for code in stage.tolist()],
-            f.fide_start,
-            f.r0,
-            f.i0,
-            w.tolist(),
-            n.tolist(),
-            (f.games - n).tolist(),
-            _column(we, live),
-            _column(e, has_e),
-            _column(k_factor, has_k),
-            _column(rh, has_rh),
-            sonder.tolist(),
-            _column(rn, has_rn),
-            _column(i_new, has_rn),
-            stored.tolist(),
-            leftover_used,
-            leftover_stored,
-            strict=True,
+    rows = list(
+        map(
+            tuple.__new__,
+            repeat(ReportRow),
+            zip(
+                f.pids,
+                f.members,
+                list(map(_STAGES.__getitem__, stage.tolist())),
+                f.fide_start,
+                f.r0,
+                f.i0,
+                w.tolist(),
+                n.tolist(),
+                (f.games - n).tolist(),
+                _column(we, live),
+                _column(e, has_e),
+                _column(k_factor, has_k),
+                _column(rh, has_rh),
+                sonder.tolist(),
+                _column(rn, has_rn),
+                _column(i_new, has_rn),
+                stored.tolist(),
+                leftover_used,
+                leftover_stored,
+                strict=True,
+            ),
         )
-    ]
+    )
     pids, before, starts = f.pids, f.before, f.starts
     return [
         TournamentEvaluation(
@@ -509,7 +529,7 @@ def _conclude(
             MappingProxyType(dict(zip(pids[a:b], after[a:b], strict=True))),
             MappingProxyType(dict(zip(pids[a:b], before[a:b], strict=True))),
         )
-        for a, b in zip(starts, starts[1:], strict=False)
+        for a, b in pairwise(starts)
     ]
 
 
