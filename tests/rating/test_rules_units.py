@@ -24,7 +24,7 @@ from zdb.rating import (
     solve_rating,
 )
 from zdb.rating.rounding import round_float, round_float_to, round_half_up, round_half_up_to
-from zdb.rating.rulesets import PerfectScore
+from zdb.rating.rulesets import CoefficientInput, CoefficientResult, PerfectScore
 from zdb.rating.tournament import leftover_expired
 
 CLASSIC_DAY = date(2025, 3, 2)
@@ -223,3 +223,13 @@ def test_joint_solver_recovers_from_an_overshooting_newton_step() -> None:
         total = sum(expected_score(x[a] - r) for r in equation.fixed)
         total += sum(expected_score(x[a] - x[b]) for b in equation.coupled)
         assert abs(total - equation.points) < 1e-9
+
+
+def test_coefficients_of_a_rating_beyond_the_tables() -> None:
+    # R0 = 5000 lies beyond the tabulated ratings: E and K are computed for it directly.
+    classic, wo2026 = RULE_SETS[0].coefficient, RULE_SETS[1].coefficient
+    player = CoefficientInput(r0=5000, rule_index=6, age=40, w=3.0, we=2.5, n=5, at_least_expected=True)
+    # spec §6: E0 = 5^4 + 15 = 640, capped at 30 from index 6; Rn = 5000 + 800 * 0.5 / 35
+    assert classic.new_rating(player) == CoefficientResult(30, None, 5011)
+    # spec §7: row 3, index 6 -> K0 35, no bonus; Rn = 5000 + 35 * 0.5 = 5017.5, half up
+    assert wo2026.new_rating(player) == CoefficientResult(None, Fraction(35), 5018)

@@ -45,7 +45,7 @@ from zdb.rating.timeline import (
     order_key,
     timeline_changes,
 )
-from zdb.rating.tournament import evaluate_tournament
+from zdb.rating.tournament import evaluate_tournament, evaluate_tournaments
 
 __all__ = [
     "CONVERSIONS",
@@ -79,6 +79,7 @@ __all__ = [
     "apply_incremental",
     "build_timeline",
     "evaluate_tournament",
+    "evaluate_tournaments",
     "event_name",
     "expected_score",
     "order_key",

@@ -109,12 +109,15 @@ class LeftoverGame:
     opp_fide: bool = False  # the opponent counted with a FIDE rating: never converted (§13.6)
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerState:
-    """What the database knows of a player between two events."""
+class PlayerState(NamedTuple):
+    """What the database knows of a player between two events.
+
+    A named tuple, like the report rows: a replay makes one for every rated player of every
+    tournament, and a tuple is several times cheaper to build than a frozen dataclass.
+    """
 
     rating: int | None = None
-    index: int = 0
+    index: int = 0  # type: ignore[assignment]  # the field shadows tuple.index, as intended
     leftover: tuple[LeftoverGame, ...] = ()
 
 

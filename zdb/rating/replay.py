@@ -74,13 +74,18 @@ class StoredStep(Protocol):
     def outputs(self) -> Mapping[PlayerId, PlayerState]: ...
 
 
-def _convert(conversion: Conversion, state: PlayerState) -> PlayerState:
-    assert state.rating is not None
-    return PlayerState(
-        rating=conversion.convert(state.rating),
-        index=state.index + conversion.index_increment,
-        leftover=state.leftover,
-    )
+def _converted(conversion: Conversion, states: Mapping[PlayerId, PlayerState]) -> dict[PlayerId, PlayerState]:
+    """Every state converted (spec §8); each distinct rating is converted once (exactly, with
+    fractions), however many players hold it."""
+    ratings: dict[int, int] = {}
+    converted = {}
+    for pid, state in states.items():
+        assert state.rating is not None
+        rating = ratings.get(state.rating)
+        if rating is None:
+            rating = ratings[state.rating] = conversion.convert(state.rating)
+        converted[pid] = PlayerState(rating, state.index + conversion.index_increment, state.leftover)
+    return converted
 
 
 def apply_event(event: Event, inputs: Mapping[PlayerId, PlayerState]) -> Step:
@@ -95,9 +100,7 @@ def apply_event(event: Event, inputs: Mapping[PlayerId, PlayerState]) -> Step:
         after = PlayerState(rating=event.rating, index=event.index)
         return Step(key, event, frozen_map({event.pid: before}), frozen_map({event.pid: after}))
     converted = {pid: state for pid, state in inputs.items() if state.rating is not None}
-    return Step(
-        key, event, frozen_map(converted), frozen_map({pid: _convert(event, s) for pid, s in converted.items()})
-    )
+    return Step(key, event, frozen_map(converted), frozen_map(_converted(event, converted)))
 
 
 _EMPTY = PlayerState()

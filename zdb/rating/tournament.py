@@ -91,46 +91,26 @@ def leftover_expired(recorded: date, evaluated: date, years: int) -> bool:
     return limit < evaluated
 
 
-def _at_least_expected(w: float, we: float) -> bool:
-    if abs(w - we) > _CLOSE:
-        return w > we
-    return Fraction(w) >= round_float_to(we, FLOAT_DECIMALS)
-
-
-def _at_least_expected_all(w: Floats, we: Floats) -> Flags:
+def _at_least_expected(w: Floats, we: Floats) -> Flags:
+    """W >= We with We rounded to 9 decimals (spec §13.1): where the two are close, exactly."""
     result: Flags = w > we
     for a in np.flatnonzero(np.abs(w - we) <= _CLOSE).tolist():
-        result[a] = _at_least_expected(float(w[a]), float(we[a]))
+        result[a] = Fraction(float(w[a])) >= round_float_to(float(we[a]), FLOAT_DECIMALS)
     return result
-
-
-#: states with a DWZ and no leftover games by ``rating * _INDEXES + index``: states are
-#: immutable, so equal ones are shared (a full replay makes millions, of few distinct values)
-_RATED_STATES: dict[int, PlayerState] = {}
-_INDEXES = 1 << 20  # above any index a player reaches
-_SHARED_LIMIT = 1 << 20  # bounds the memory; cleared when full
 
 
 def _states_after(before: list[PlayerState], rated: Flags, rating: Ints, index: Ints) -> list[PlayerState]:
     """``before``, with ``PlayerState(rating, index)`` where ``rated``."""
     positions = np.flatnonzero(rated)
-    if not positions.size:
-        return list(before)
-    keys = (rating[positions] * _INDEXES + index[positions]).tolist()
-    shared = list(map(_RATED_STATES.get, keys))
-    if None in shared:
-        if len(_RATED_STATES) > _SHARED_LIMIT:
-            _RATED_STATES.clear()
-        for a, key in enumerate(keys):
-            if shared[a] is None:
-                shared[a] = _RATED_STATES.setdefault(key, PlayerState(*divmod(key, _INDEXES)))
+    made = list(
+        map(tuple.__new__, repeat(PlayerState), zip(rating[positions].tolist(), index[positions].tolist(), repeat(())))
+    )
     if positions.size == len(before):
-        return cast(list[PlayerState], shared)
-    after = np.empty(len(before), dtype=object)
-    after[:] = before
-    after[positions] = shared
-    states: list[PlayerState] = after.tolist()
-    return states
+        return made
+    after = list(before)
+    for k, state in zip(positions.tolist(), made, strict=True):
+        after[k] = state
+    return after
 
 
 @dataclass(slots=True)
@@ -463,7 +443,7 @@ def _conclude(
         own = f.rating[evaluated]
         own_index = index[evaluated]
         rule_index = np.where(fide_start[evaluated], rules.coefficient.fide_start_index, own_index)
-        ale = _at_least_expected_all(played, expected)
+        ale = _at_least_expected(played, expected)
         result = rules.coefficient.new_ratings(
             CoefficientColumns(own, rule_index, f.ages[evaluated], played, expected, n[evaluated], ale)
         )
