@@ -6,7 +6,8 @@
 Creates a fresh database (``zdb_bench`` unless told otherwise) on the server, loads the synthetic federation
 (``zdb.synthetic``, the engine benchmark's world), and reports in one run:
 
-- the full from-scratch recalculation (load everything, replay, write every row, commit);
+- the full from-scratch recalculation (load everything, replay, write every row, commit), as
+  wall time from the call to the committed result;
 - the raw floor: reading every game in replay order and writing as many evaluation-shaped rows
   with COPY, computing nothing (rolled back);
 - their ratio (target ≤ 2, goal 1.5), and the CPU time of this process during the run (the
@@ -86,9 +87,9 @@ def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[
     gc.collect()
     gc.freeze()
 
-    cpu = time.process_time()
-    outcome = run_recalculation(engine, from_scratch=True)
-    full = outcome.duration_ms / 1000
+    began, cpu = time.perf_counter(), time.process_time()
+    run_recalculation(engine, from_scratch=True)
+    full = time.perf_counter() - began  # to the commit, included
     full_cpu = time.process_time() - cpu
     with engine.connect() as connection:
         evaluation_rows = connection.execute(text("SELECT count(*) FROM evaluations")).scalar_one()

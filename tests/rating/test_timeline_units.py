@@ -160,3 +160,10 @@ def test_incremental_replay_forgets_a_difference_the_conversion_erases() -> None
     result = replay_incremental(view.steps_from(min(changes)), changes, view.state_before)
     assert set(result.final_states) == {"B"}
     assert apply_incremental(states, stored.steps, result) == full
+
+
+def test_a_tournament_checked_before_equals_one_checked_now() -> None:
+    players = (Participant("A", 1990), Participant("B", None, False, 2100))
+    games = (Game("A", "B", ResultCode.DRAW), Game("B", "A", ResultCode.WHITE_WINS_FORFEIT))
+    checked = Tournament(7, "OPN", date(2025, 5, 4), players, games)
+    assert Tournament.checked_before(7, "OPN", date(2025, 5, 4), players, games) == checked

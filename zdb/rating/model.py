@@ -153,6 +153,19 @@ class Tournament:
     players: tuple[Participant, ...]
     games: tuple[Game, ...]
 
+    @classmethod
+    def checked_before(
+        cls, id: int, acronym: str, end_date: date, players: tuple[Participant, ...], games: tuple[Game, ...]
+    ) -> Tournament:
+        """A tournament whose players and games were checked before: read back from a database
+        whose constraints hold what construction checks (a player once, games between two
+        distinct listed players). Built without checking millions of games again."""
+        tournament = object.__new__(cls)
+        fields = {"id": id, "acronym": acronym, "end_date": end_date, "players": players, "games": games}
+        for name, value in fields.items():
+            object.__setattr__(tournament, name, value)
+        return tournament
+
     def __post_init__(self) -> None:
         seen: set[PlayerId] = set()
         for k, player in enumerate(self.players):

@@ -13,7 +13,8 @@ module flushes only.
 
 A from-scratch run loads every tournament at once (``tournament_loader``) and streams the
 replay's rows to the server as they come (``repository.write_steps``), so that the server
-stores them while the engine computes.
+stores them while the engine computes. On PostgreSQL they go into bare copies of the history
+and evaluation tables, indexed and swapped in at the end (``shadow_tables``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from zdb.rating import (
 )
 from zdb.ratings import mending, tournament_loader
 from zdb.ratings import repository as repo
-from zdb.ratings.models import HistoryRow, RecalcState, StartRatingRow
+from zdb.ratings.models import Evaluation, HistoryRow, RecalcState, StartRatingRow
+from zdb.ratings.shadow_tables import ShadowTables
 from zdb.ratings.stored_walk import StoredWalk
 from zdb.tournaments import repository as tournaments
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
@@ -64,6 +66,10 @@ class RecalcOutcome:
     changed_players: int = 0  # players whose current state changed
     removed: int = 0  # events that left the time line
     duration_ms: int = 0
+
+
+def _on_postgresql(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
 
 
 def _try_lock(session: Session) -> bool:
@@ -146,7 +152,13 @@ def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
     timeline = sorted(events, key=order_key)
     del events, loaded
     progress(0, len(versions))
-    repo.delete_all_results(session)
+    # PostgreSQL: the history and the evaluations are written into bare copies and swapped in.
+    shadow = (
+        ShadowTables(session, [HistoryRow.__tablename__, Evaluation.__tablename__]) if _on_postgresql(session) else None
+    )
+    repo.delete_all_results(session, rebuilt=shadow is not None)
+    if shadow is not None:
+        shadow.create()
     final: dict[str, PlayerState] = dict(initial)
 
     def replayed() -> Iterator[tuple[Step, int | None]]:
@@ -156,7 +168,9 @@ def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
             final.update(step.outputs)
             yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
 
-    repo.write_steps(session, replayed())
+    repo.write_steps(session, replayed(), into=shadow.target if shadow is not None else str)
+    if shadow is not None:
+        shadow.swap()
     repo.write_current_ratings(session, final, replace=False)  # deleted above
     _mark_evaluated(session, versions, withdrawn)
     session.execute(update(StartRatingRow).values(evaluated=True))

@@ -289,14 +289,17 @@ def write_steps(
     session: Session,
     steps: Iterable[tuple[Step, int | None]],
     only: Mapping[OrderKey, tuple[set[PlayerId], set[PlayerId]]] | None = None,
+    *,
+    into: Callable[[str], str] = str,
 ) -> None:
     """Insert the history rows and evaluation rows of ``steps`` (with each tournament's
     version); for a step in ``only``, just the rows of the players named there (history,
     evaluation). Rows are copied while ``steps`` is consumed, so a replay feeding it overlaps
-    with the server storing them."""
+    with the server storing them. ``into`` names the table that takes a table's rows (a copy
+    being rebuilt, ``shadow_tables``)."""
     history = HistoryLines()
     chosen = only or {}
-    history_table, evaluation_table = HistoryRow.__tablename__, Evaluation.__tablename__
+    history_table, evaluation_table = into(HistoryRow.__tablename__), into(Evaluation.__tablename__)
     with TextCopies(session, {history_table: HISTORY_COLUMNS, evaluation_table: EVALUATION_COLUMNS}) as copies:
         lines: list[str] = []
         reports: list[str] = []
@@ -369,8 +372,10 @@ def delete_evaluations(session: Session, tournament_ids: Iterable[int]) -> None:
         session.execute(delete(Evaluation).where(Evaluation.tournament_id.in_(ids[start : start + 5000])))
 
 
-def delete_all_results(session: Session) -> None:
-    for model in (HistoryRow, Evaluation, PlayerRating):
+def delete_all_results(session: Session, *, rebuilt: bool = False) -> None:
+    """Every derived row; the history and the evaluations are left alone when ``rebuilt``
+    (their tables are replaced whole, ``shadow_tables``)."""
+    for model in (PlayerRating,) if rebuilt else (HistoryRow, Evaluation, PlayerRating):
         session.execute(delete(model))
     session.execute(update(StartRatingRow).values(evaluated=False))
 

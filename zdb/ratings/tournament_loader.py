@@ -9,7 +9,7 @@ per person shared by all his tournaments.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import groupby
+from itertools import groupby, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -23,6 +23,7 @@ from zdb.tournaments.models import GameRow, Participation, TournamentRecord, Tou
 __all__ = ["load_tournaments"]
 
 _RESULTS = {code.value: code for code in ResultCode}
+_WHITE, _BLACK, _RESULT = itemgetter(2), itemgetter(3), itemgetter(4)  # columns of a game row
 
 
 def load_tournaments(
@@ -69,16 +70,24 @@ def load_tournaments(
                 pid = ids[pkz] = str(pkz)
             listed.append(Participant(pid, birth_year, bool(member), fide_rating))
     played: dict[tuple[int, int], tuple[Game, ...]] = {}
-    results = _RESULTS
+    pid_of, result_of = ids.__getitem__, _RESULTS.__getitem__
     game_rows = stream_rows(session, games.order_by(g.tournament_id, g.version, g.seq), server_side=streamed)
     for key, rows in _grouped(game_rows):
         if key in wanted:
-            played[key] = tuple([Game(ids[white], ids[black], results[result]) for _, _, white, black, result in rows])
+            # Millions of games: built by C-level maps, no Python code per game.
+            chunk = list(rows)
+            whites, blacks = map(pid_of, map(_WHITE, chunk)), map(pid_of, map(_BLACK, chunk))
+            results = map(result_of, map(_RESULT, chunk))
+            played[key] = tuple(map(tuple.__new__, repeat(Game), zip(whites, blacks, results, strict=True)))
     loaded: dict[int, tuple[Tournament, int]] = {}
     for tid, version, acronym, end_date in head_rows:
         key = (tid, version)
         if key in wanted:
-            tournament = Tournament(tid, acronym, end_date, tuple(players.get(key, ())), played.get(key, ()))
+            # The schema holds what construction checks: participants' primary key, the games'
+            # foreign keys to them and ck_games_not_self.
+            tournament = Tournament.checked_before(
+                tid, acronym, end_date, tuple(players.get(key, ())), played.get(key, ())
+            )
             loaded[tid] = (tournament, version)
     return loaded
 
