@@ -37,7 +37,9 @@ class LazyTable:
         inside = (ratings >= 0) & (ratings < RATING_LIMIT)
         slots = np.where(inside, ratings * self._keys + keys, 0)
         rows: Floats = self._values[slots]
-        missing = ~inside | np.isnan(rows[:, 0])
+        # A row counts only when whole: another thread may be writing it (then it is computed
+        # here again, to the same values).
+        missing = ~inside | np.isnan(rows).any(axis=1)
         if missing.any():
             for a in np.flatnonzero(missing).tolist():
                 rows[a] = row = self._compute(int(ratings[a]), int(keys[a]))

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from zdb.bulk import escape_copy_text
-from zdb.rating import EMPTY_STATE, PlayerId, PlayerState, Step, Tournament
+from zdb.rating import EMPTY_STATE, PlayerId, PlayerState, Stage, Step, Tournament
 
 __all__ = ["EVALUATION_COLUMNS", "HISTORY_COLUMNS", "HistoryLines", "evaluation_lines", "leftover_json"]
 
@@ -34,6 +34,7 @@ EVALUATION_COLUMNS: Final = (
 _NULL = "\\N"
 _BOOL = {True: "1", False: "0", None: _NULL}
 _EMPTY_TEXT = f"{_NULL}\t0\t{_NULL}"
+_STAGE_TEXT = {stage: stage.value for stage in Stage}
 
 
 def leftover_json(state: PlayerState) -> str | None:
@@ -89,13 +90,16 @@ class HistoryLines:
 def evaluation_lines(tournament_id: int, version: int, step: Step, only: set[PlayerId] | None = None) -> str:
     """The report of a tournament step, one line per participant (or per one of ``only``)."""
     assert step.evaluation is not None
+    head = f"{tournament_id}\t{version}\t"
     rule_set = step.evaluation.rule_set
-    b = _BOOL
+    b, stages = _BOOL, _STAGE_TEXT
+    # The rows unpacked into locals: one line per participant of every tournament.
     lines = [
-        f"{tournament_id}\t{version}\t{r.pid}\t{position}\t{rule_set}\t{b[r.member]}\t{r.stage.value}\t"
-        f"{b[r.fide_start]}\t{r.r0}\t{r.i0}\t{r.w}\t{r.n}\t{r.unrated_games}\t{r.we}\t{r.e}\t{r.k}\t{r.rh}\t"
-        f"{b[r.sonder]}\t{r.rn}\t{r.i_new}\t{b[r.stored]}\t{r.leftover_used}\t{r.leftover_stored}\n"
-        for position, r in enumerate(step.evaluation.rows)
-        if only is None or r.pid in only
-    ]
+        f"{head}{pid}\t{position}\t{rule_set}\t{b[member]}\t{stages[stage]}\t{b[fide_start]}\t{r0}\t{i0}\t{w}\t"
+        f"{n}\t{unrated}\t{we}\t{e}\t{k}\t{rh}\t{b[sonder]}\t{rn}\t{i_new}\t{b[stored]}\t{used}\t{kept}\n"
+        for position, (
+            pid, member, stage, fide_start, r0, i0, w, n, unrated, we, e, k, rh, sonder, rn, i_new, stored, used, kept
+        ) in enumerate(step.evaluation.rows)
+        if only is None or pid in only
+    ]  # fmt: skip
     return "".join(lines).replace("None", _NULL)
