@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from sqlalchemy import JSON, Select, Table, insert
+from sqlalchemy import JSON, Float, Numeric, Select, Table, insert, inspect
 from sqlalchemy.orm import Session
 
 __all__ = ["TextCopies", "copy_rows", "copy_text", "escape_copy_text", "stream_rows"]
@@ -103,11 +103,23 @@ def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[
     raw = connection.connection.driver_connection
     assert raw is not None
     statement = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    # SQLite's own text-to-real conversion is not always correctly rounded ("0.810363" can be
+    # stored as 0.8103629999999999): decimal and floating-point columns get Python's float, as
+    # SQLAlchemy would have bound it.
+    types = {column["name"]: column["type"] for column in inspect(connection).get_columns(table)}
+    reals = [k for k, name in enumerate(columns) if isinstance(types[name], (Numeric, Float))]
+
+    def values(line: str) -> list[Any]:
+        row: list[Any] = [_unescape(v) for v in line.split("\t")]
+        for k in reals:
+            if row[k] is not None:
+                row[k] = float(row[k])
+        return row
 
     def write(chunk: str) -> None:
         lines = chunk.split("\n")
         assert lines[-1] == "", "chunks hold whole lines"
-        raw.executemany(statement, [[_unescape(v) for v in line.split("\t")] for line in lines[:-1]])
+        raw.executemany(statement, [values(line) for line in lines[:-1]])
 
     yield write
 

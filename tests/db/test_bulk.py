@@ -6,16 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import Float, cast, func, select
 
 from tests.conftest import VECTORS
 from tests.db.scenario import submit
 from zdb.bulk import TextCopies, copy_text, escape_copy_text, stream_rows
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
-from zdb.ratings.copy_lines import HISTORY_COLUMNS
-from zdb.ratings.models import HistoryRow, InitialState
+from zdb.ratings.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
+from zdb.ratings.models import Evaluation, HistoryRow, InitialState
 from zdb.ratings.repository import delete_rows
+from zdb.tournaments.models import Participation
 
 REPLAY = VECTORS["replays"][0]
 
@@ -92,3 +93,21 @@ def test_delete_rows_removes_exactly_the_given_keys(database_url: str) -> None:
         left = {tuple(row) for row in session.execute(keys)}
         assert len(left) == 5 * len(players) - 3
         assert not left & set(doomed)
+
+
+def test_copied_decimals_read_back_as_the_nearest_double(database_url: str) -> None:
+    # SQLite's own text-to-real conversion stores "0.810363" as 0.8103629999999999.
+    _players(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        p = Participation
+        tid, version, pkz = session.execute(select(p.tournament_id, p.version, p.player_pkz).limit(1)).one()
+        figures = [
+            tid, version, pkz, 0, "wo2026", "1", "established", "0", 1586, 20, "4.5", 5, 0, "0.810363", "\\N", "12.3",
+            1452, "0", 1592, 21, "1", 0, 0,
+        ]  # fmt: skip
+        with copy_text(session, Evaluation.__tablename__, EVALUATION_COLUMNS) as write:
+            write("\t".join(map(str, figures)) + "\n")
+    with unit_of_work(engine_for(database_url)) as session:
+        e = Evaluation
+        stored = session.execute(select(e.we, cast(e.w, Float), cast(e.k, Float), e.e)).one()
+        assert tuple(stored) == (0.810363, 4.5, 12.3, None)
