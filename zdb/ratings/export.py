@@ -12,15 +12,15 @@ from zdb.formats.rating_json import dump_state
 from zdb.players.models import Player
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, StartRating, event_name, order_key
 from zdb.ratings import repository as repo
+from zdb.ratings import tournament_loader
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
-from zdb.tournaments import repository as tournaments
 
 __all__ = ["export_replay"]
 
 
 def export_replay(session: Session) -> dict[str, Any]:
     names = {r.pkz: r.external_id or str(r.pkz) for r in session.execute(select(Player.pkz, Player.external_id))}
-    live = tournaments.load_tournaments(session)
+    live = tournament_loader.load_tournaments(session)
     events: list[Event] = [t for t, _ in live.values()]
     events += repo.load_start_ratings(session)
     events += CONVERSIONS

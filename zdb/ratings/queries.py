@@ -37,9 +37,9 @@ from zdb.ratings.schemas import (
     TopListEntry,
     Wo2026TermsOut,
 )
+from zdb.ratings.tournament_loader import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
 from zdb.tournaments.queries import FIGURE_COLUMNS, evaluation_figures, like_pattern
-from zdb.tournaments.repository import load_tournaments
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
