@@ -87,6 +87,7 @@ class HistoryRow(Base):
 
     # The order key (spec §2): date, phase (0 start rating, 1 tournament, 2 conversion), text
     # (acronym; player for a start rating; name of a conversion), id (tournament id or 0).
+    # The text compares by code point as in the engine: COLLATE "C" on PostgreSQL (0004).
     event_date: Mapped[date] = mapped_column(Date, primary_key=True)
     event_phase: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     event_text: Mapped[str] = mapped_column(String(40), primary_key=True)

@@ -63,7 +63,7 @@ class TournamentVersion(Base):
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
     version: Mapped[int] = mapped_column(primary_key=True)
-    acronym: Mapped[str] = mapped_column(String(3))
+    acronym: Mapped[str] = mapped_column(String(3))  # COLLATE "C" on PostgreSQL (0004): spec §2 order
     name: Mapped[str] = mapped_column(String(200), default="")
     federation_prefix: Mapped[str | None] = mapped_column(ForeignKey("federations.prefix"))
     start_date: Mapped[date | None] = mapped_column(Date)
