@@ -78,13 +78,18 @@ def read_grouped_columns(
         # string_agg skips NULL: a column with one is shorter than the order column, or NULL
         if any(len(row[keys + k] or b"") != count * size for k, size in enumerate(sizes)) or not count:
             raise ValueError("a column holds NULL")
-    starts = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
+    starts = _starts(counts)
     arrays = [
         np.frombuffer(b"".join(row[keys + k] for row in rows), dtype=np.dtype(d).newbyteorder(">")).astype(d)
         for k, d in enumerate(dtypes)
     ]
     return _in_order(GroupedColumns([tuple(row[:keys]) for row in rows], starts, arrays))
+
+
+def _starts(counts: list[int]) -> Ints:
+    starts = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    return starts
 
 
 def _in_order(grouped: GroupedColumns) -> GroupedColumns:
@@ -107,8 +112,7 @@ def _from_rows(session: Session, source: Select[*tuple[Any, ...]], keys: int, dt
     for key, members in groupby(rows, key_of):
         group_keys.append(key if keys > 1 else (key,))
         counts.append(sum(1 for _ in members))
-    starts = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
+    starts = _starts(counts)
     values = [[row[keys + k] for row in rows] for k in range(len(dtypes))]
     if any(None in column for column in values):
         raise ValueError("a column holds NULL")
