@@ -83,16 +83,20 @@ def test_delete_rows_removes_exactly_the_given_keys(database_url: str) -> None:
     with unit_of_work(engine_for(database_url)) as session:
         with copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS) as write:
             write("".join(_history_line(pkz, ident) for ident in range(5) for pkz in players))
+            # keys that differ from doomed ones only in the case of their text
+            write("".join(_history_line(pkz, 3, "abc") for pkz in players))
         doomed = [(date(2026, 1, 2), 1, "ABC", 1, players[0]), (date(2026, 1, 4), 1, "ABC", 3, players[-1])]
         doomed.append((date(2026, 1, 4), 1, "ABC", 3, players[0]))
         key = ("event_date", "event_phase", "event_text", "event_id", "player_pkz")
+        delete_rows(session, HistoryRow.__table__, key, [])  # type: ignore[arg-type]
         delete_rows(session, HistoryRow.__table__, key, doomed)  # type: ignore[arg-type]
     with unit_of_work(engine_for(database_url)) as session:
         h = HistoryRow
         keys = select(h.event_date, h.event_phase, h.event_text, h.event_id, h.player_pkz)
         left = {tuple(row) for row in session.execute(keys)}
-        assert len(left) == 5 * len(players) - 3
+        assert len(left) == 6 * len(players) - 3
         assert not left & set(doomed)
+        assert {(date(2026, 1, 4), 1, "abc", 3, pkz) for pkz in players} <= left
 
 
 def test_copied_decimals_read_back_as_the_nearest_double(database_url: str) -> None:
