@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Iterator, KeysView, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tests.rating.strategies import player_states, time_lines, tournaments
@@ -18,9 +19,11 @@ from zdb.formats.rating_json import dump_evaluation, dump_replay
 from zdb.rating import (
     EMPTY_STATE,
     Game,
+    OrderKey,
     Participant,
     PlayerState,
     ResultCode,
+    Step,
     StoredTimeline,
     Tournament,
     Withdrawal,
@@ -201,3 +204,52 @@ def test_incremental_replay_equals_full_replay(
     final = {pid: full.final_states.get(pid, EMPTY_STATE) for pid in players}
     changed = {pid for pid in players if stored.final_states.get(pid, EMPTY_STATE) != final[pid]}
     assert dict(result.final_states) == {pid: final[pid] for pid in changed}
+
+
+def _differing_after(
+    initial: dict[str, PlayerState], old: Sequence[Step], new: Sequence[Step], key: OrderKey | None
+) -> set[str]:
+    """Players whose state after every event up to ``key`` (None: before any) differs between
+    two fully replayed time lines."""
+
+    def states_after(steps: Sequence[Step]) -> dict[str, PlayerState]:
+        states = dict(initial)
+        for step in steps:
+            if key is None or step.key > key:
+                break
+            states.update(step.outputs)
+        return states
+
+    before, after = states_after(old), states_after(new)
+    return {pid for pid in before.keys() | after.keys() if before.get(pid, EMPTY_STATE) != after.get(pid, EMPTY_STATE)}
+
+
+@PROPERTY
+@given(time_line=time_lines(), data=st.data())
+def test_incremental_replay_shows_whose_state_differs_as_it_walks(
+    time_line: tuple[dict[str, PlayerState], list[Tournament]], data: st.DataObject
+) -> None:
+    # A caller reading stored steps ahead guesses from this view which ones will be re-evaluated.
+    states, events = time_line
+    old_timeline = build_timeline(events)
+    stored = replay(states, old_timeline)
+    new_timeline = build_timeline([*events, *data.draw(_changes(events))])
+    changes = timeline_changes(old_timeline, new_timeline)
+    assume(changes)
+    full = replay(states, new_timeline)
+    view = StoredTimeline(states, stored.steps)
+    watched: list[KeysView[str]] = []
+    seen: list[tuple[OrderKey | None, set[str]]] = []
+
+    def pulled() -> Iterator[Step]:
+        # Asked for the next stored step, the replay has applied everything up to the last one.
+        previous: OrderKey | None = None
+        for step in view.steps_from(min(changes)):
+            seen.append((previous, set(watched[0])))
+            yield step
+            previous = step.key
+
+    replay_incremental(pulled(), changes, view.state_before, watched.append)
+    assert len(watched) == 1
+    for previous, dirty in seen:
+        assert dirty == _differing_after(states, stored.steps, full.steps, previous)

@@ -12,7 +12,7 @@ Both apply events through ``apply_event``, the one place where an event meets st
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -310,6 +310,7 @@ def replay_incremental(
     stored: Iterable[StoredStep],
     changes: Mapping[OrderKey, Event | None],
     state_before: Callable[[PlayerId, OrderKey], PlayerState],
+    watch: Callable[[KeysView[PlayerId]], None] | None = None,
 ) -> IncrementalResult:
     """Re-evaluate a stored time line after ``changes`` (order key -> new event, or ``None``
     where an event left the time line: withdrawn, or moved by a correction).
@@ -320,6 +321,10 @@ def replay_incremental(
     input state differs from the stored one; the walk stops after the last change as soon as
     no player's state differs from the stored one. Conversions are part of every stored time
     line; a change may not add or remove one.
+
+    ``watch``, if given, is called once, before the walk, with a live read-only view of the
+    players whose state differs from the stored one at the walk's position: a caller that
+    reads stored events ahead of the walk can read just those it is likely to re-evaluate.
     """
     if not changes:
         return IncrementalResult((), (), frozen_map({}), 0)
@@ -327,6 +332,8 @@ def replay_incremental(
     # Invariant: ``dirty`` holds exactly the players whose state at the walk's position in the
     # new time line differs from their stored state there, with the new state.
     dirty: dict[PlayerId, PlayerState] = {}
+    if watch is not None:
+        watch(dirty.keys())
     steps: list[Step] = []
     removed: list[OrderKey] = []
     evaluated = 0

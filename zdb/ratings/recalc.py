@@ -234,7 +234,9 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
     ).scalar_one()
     walk = StoredWalk(session, first, changes, progress, total)
     progress(0, total)
-    result = replay_incremental(walk.steps(), changes, lambda pid, key: repo.state_before(session, initial, pid, key))
+    result = replay_incremental(
+        walk.steps(), changes, lambda pid, key: repo.state_before(session, initial, pid, key), walk.watch
+    )
     progress(total, total)
     stored_versions, reapplied = walk.versions, walk.reapplied
 

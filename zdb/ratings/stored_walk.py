@@ -2,21 +2,26 @@
 and the tournaments it re-evaluates loaded in batches.
 
 The replay asks for a stored step's event only to apply it again, and it re-applies a step
-only if a participant's state changed (or the step itself did). Such players have taken part
-in a changed or re-applied event before: the participants of those events (``touched``) are a
-superset of the changed players. When the replay asks for one tournament, the tournaments just
-ahead with a touched participant are loaded with it, in one batch: most of them will be asked
-for next. A step read ahead that the replay then passes by costs nothing but its history rows.
+only if a participant's state changed (or the step itself did). When the replay asks for one
+tournament, the tournaments just ahead that it is likely to ask for next are loaded with it,
+in one batch: those with a participant whose state differs from the stored one now (the
+replay's live view of them, ``watch``) or who plays in the tournament asked for (his state may
+differ after it). A tournament loaded ahead that the replay then passes by costs its share of
+the batch; one it asks for that was not loaded costs a batch of its own. Measured on a late
+weekend open (750 tournaments re-evaluated), this guess loads 1,175 tournaments in 26 batches;
+every participant of every event re-applied so far (a superset that never shrinks) loaded
+1,877 in 41.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, KeysView, Mapping
+from collections.abc import Set as AbstractSet
 
 from sqlalchemy.orm import Session
 
-from zdb.rating import Event, OrderKey, PlayerId, StartRating, Tournament
+from zdb.rating import Event, OrderKey, PlayerId, Tournament
 from zdb.ratings import repository as repo
 from zdb.ratings import tournament_loader
 
@@ -48,14 +53,14 @@ class StoredWalk:
         self._ahead: deque[repo.DbStep] = deque()
         self._cache: dict[tuple[int, int], Tournament] = {}
         self._current: repo.DbStep | None = None
-        self._touched: set[PlayerId] = set()
-        for event in changes.values():
-            if isinstance(event, Tournament):
-                self._touched.update(p.pid for p in event.players)
-            elif isinstance(event, StartRating):
-                self._touched.add(event.pid)
+        self._dirty: AbstractSet[PlayerId] = frozenset()
         self.versions: dict[int, int] = {}
         self.reapplied: dict[OrderKey, repo.DbStep] = {}
+
+    def watch(self, dirty: KeysView[PlayerId]) -> None:
+        """Takes the replay's live view of the players whose state differs from the stored one
+        (``replay_incremental``'s ``watch``)."""
+        self._dirty = dirty
 
     def steps(self) -> Iterator[repo.DbStep]:
         source = repo.iter_stored_steps(self._session, self._start, self._load)
@@ -76,26 +81,26 @@ class StoredWalk:
                 done += 1
                 if done % 500 == 0:
                     self._progress(done, self._total)
-            if step.key in self._changes:  # removed or replaced: its players' states may change
-                self._touched.update(step.inputs)
             yield step
             # The replay has finished with this step before it asks for the next one.
             if step.loaded:
                 self.reapplied[step.key] = step
-                self._touched.update(step.inputs)
 
     def _load(self, tid: int, version: int) -> Tournament:
         hit = self._cache.pop((tid, version), None)
         if hit is not None:
             return hit
-        if self._current is not None:
-            self._touched.update(self._current.inputs)
         batch = [(tid, version)]
-        touched = self._touched
+        dirty = self._dirty
+        playing = self._current.rows.keys() if self._current is not None else frozenset()
         for step in self._ahead:
             if len(batch) >= _BATCH:
                 break
-            if step.key[1] == 1 and step.tournament_version is not None and not touched.isdisjoint(step.inputs):
+            if (
+                step.key[1] == 1
+                and step.tournament_version is not None
+                and not (playing.isdisjoint(step.rows) and dirty.isdisjoint(step.rows))
+            ):
                 batch.append((step.key[3], step.tournament_version))
         for tournament, loaded in tournament_loader.load_tournaments(self._session, batch).values():
             self._cache[(tournament.id, loaded)] = tournament
