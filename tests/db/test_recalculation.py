@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from tests.conftest import VECTORS
 from tests.db.scenario import (
@@ -22,6 +22,7 @@ from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
 from zdb.ratings.embedded import EmbeddedRecalculator
 from zdb.ratings.recalc import recalculate
+from zdb.tournaments.models import TournamentRecord
 
 REPLAY = VECTORS["replays"][0]
 
@@ -149,6 +150,40 @@ def test_a_submission_during_a_run_is_not_lost(postgres_url: str) -> None:
     assert first.ran and not first.clean  # the run saw a newer generation: the position stays dirty
     assert not is_clean(postgres_url)
     assert recalc(postgres_url).clean
+    assert differences(postgres_url) == []
+
+
+def _statuses(url: str) -> list[tuple[str, int, int | None]]:
+    t = TournamentRecord
+    with unit_of_work(engine_for(url)) as session:
+        rows = session.execute(select(t.status, t.current_version, t.evaluated_version).order_by(t.id))
+        return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+def test_a_correction_during_a_from_scratch_run_stays_pending(postgres_url: str) -> None:
+    submit(postgres_url, _document(REPLAY["events"][:4], REPLAY["initial_states"]))
+    recalc(postgres_url)
+    assert {status for status, _, _ in _statuses(postgres_url)} == {"evaluated"}
+    started, release = threading.Event(), threading.Event()
+    outcomes = []
+
+    def run() -> None:
+        with unit_of_work(engine_for(postgres_url)) as session:
+            outcomes.append(recalculate(session, from_scratch=True, progress=_blocking_progress(started, release)))
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    assert started.wait(30)  # the run has loaded every tournament
+    submit(postgres_url, _document([dict(REPLAY["events"][1], end_date="2026-05-01")]))  # a correction commits
+    release.set()
+    worker.join(60)
+    (first,) = outcomes
+    assert first.ran and first.from_scratch and not first.clean
+    # The run stored the evaluation of the version it loaded; the corrected tournament waits.
+    statuses = _statuses(postgres_url)
+    assert sorted(statuses) == [("evaluated", 1, 1)] * (len(statuses) - 1) + [("received", 2, 1)]
+    assert recalc(postgres_url).clean
+    assert {status for status, _, _ in _statuses(postgres_url)} == {"evaluated"}
     assert differences(postgres_url) == []
 
 

@@ -185,6 +185,19 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
         session.execute(update(t).where(t.id.in_(withdrawn[start : start + 5000])).values(evaluated_version=None))
     if not versions:
         return
+    if _on_postgresql(session):
+        # One statement for every tournament of a from-scratch run (tens of thousands): the
+        # pairs as two arrays, joined to the primary key.
+        session.execute(
+            text(
+                f"UPDATE {t.__tablename__} t SET evaluated_version = v.version, status = CASE"
+                " WHEN t.current_version = v.version AND t.status <> 'withdrawn' THEN 'evaluated' ELSE t.status END"
+                " FROM unnest(CAST(:ids AS integer[]), CAST(:versions AS integer[])) AS v(id, version)"
+                " WHERE t.id = v.id"
+            ),
+            {"ids": list(versions), "versions": list(versions.values())},
+        )
+        return
     statement = (
         update(t)
         .where(t.id == bindparam("tid"))
