@@ -13,12 +13,12 @@ caller; this module handles only stored steps applied again to the same event an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from zdb.rating import OrderKey, PlayerId, PlayerState, Step
+from zdb.rating import OrderKey, PlayerId, Step
 from zdb.ratings import repository as repo
 from zdb.ratings.models import Evaluation, HistoryRow
 
@@ -26,15 +26,6 @@ __all__ = ["mend"]
 
 _HISTORY_KEY = ("event_date", "event_phase", "event_text", "event_id", "player_pkz")
 _EVALUATION_KEY = ("tournament_id", "version", "player_pkz")
-
-Row = tuple[PlayerState, PlayerState, bool | None]
-
-
-def _history_row(step: Step | repo.DbStep, flags: Mapping[PlayerId, bool | None], pid: PlayerId) -> Row | None:
-    before = step.inputs.get(pid)
-    if before is None:
-        return None
-    return before, step.outputs[pid], flags.get(pid)
 
 
 def mend(
@@ -52,14 +43,17 @@ def mend(
         # A partial conversion covers only its players; the others' rows stand.
         players = step.partial if step.partial is not None else old.inputs.keys() | step.inputs.keys()
         history: set[PlayerId] = set()
-        old_flags = old.flags
+        inputs, outputs, stored_rows = step.inputs, step.outputs, old.rows
         for pid in players:
-            was, now = _history_row(old, old_flags, pid), _history_row(step, flags, pid)
-            if was != now:
-                if was is not None:
-                    stale_history.append((*step.key, int(pid)))
-                if now is not None:
+            before = inputs.get(pid)
+            if pid not in stored_rows:
+                if before is not None:
                     history.add(pid)
+            elif before is None:
+                stale_history.append((*step.key, int(pid)))
+            elif not old.holds(pid, before, outputs[pid], flags.get(pid)):
+                stale_history.append((*step.key, int(pid)))
+                history.add(pid)
         reported: set[PlayerId] = set()
         if step.evaluation is not None:
             assert version is not None

@@ -146,10 +146,20 @@ class DbStep:
     def outputs(self) -> Mapping[PlayerId, PlayerState]:
         return _StoredStates(self.rows, _NEW_AT)
 
-    @property
-    def flags(self) -> dict[PlayerId, bool | None]:
-        """The rows' ``evaluated``."""
-        return {pid: row[_FLAG_AT] for pid, row in self.rows.items()}
+    def holds(self, pid: PlayerId, before: PlayerState, after: PlayerState, flag: bool | None) -> bool:
+        """Whether ``pid``'s stored row holds these states and ``evaluated`` flag. Compared
+        column by column: no stored state is decoded (mending compares every row of every
+        re-applied step, most of which stand)."""
+        row = self.rows[pid]
+        return (
+            row[_OLD_AT] == before.rating
+            and row[_OLD_AT + 1] == before.index
+            and row[_NEW_AT] == after.rating
+            and row[_NEW_AT + 1] == after.index
+            and row[_FLAG_AT] == flag
+            and (row[_OLD_AT + 2] or None) == encode_leftover(before.leftover)
+            and (row[_NEW_AT + 2] or None) == encode_leftover(after.leftover)
+        )
 
     @property
     def loaded(self) -> bool:
