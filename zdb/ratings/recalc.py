@@ -220,7 +220,6 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
     starts = repo.load_start_ratings(session, pending_only=True)
     if not pending and not starts:
         return 0, 0, 0
-    initial = repo.load_initial_states(session)
     old_keys = tournaments.version_keys(
         session, [(p.id, p.evaluated_version) for p in pending if p.evaluated_version is not None]
     )
@@ -248,7 +247,12 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
     walk = StoredWalk(session, first, changes, progress, total)
     progress(0, total)
     result = replay_incremental(
-        walk.steps(), changes, lambda pid, key: repo.state_before(session, initial, pid, key), walk.watch
+        # Initial states are read per player: the replay asks for the few who have no stored
+        # event before a change.
+        walk.steps(),
+        changes,
+        lambda pid, key: repo.state_before(session, None, pid, key),
+        walk.watch,
     )
     progress(total, total)
     stored_versions, reapplied = walk.versions, walk.reapplied

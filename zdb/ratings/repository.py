@@ -225,9 +225,10 @@ def _history_steps(
 
 
 def state_before(
-    session: Session, initial: Mapping[PlayerId, PlayerState], pid: PlayerId, key: OrderKey
+    session: Session, initial: Mapping[PlayerId, PlayerState] | None, pid: PlayerId, key: OrderKey
 ) -> PlayerState:
-    """A player's stored state just before ``key``: after his last event before it."""
+    """A player's stored state just before ``key``: after his last event before it, or his
+    initial state (from ``initial``, or read for him alone when it is None)."""
     h = HistoryRow
     row = session.execute(
         select(h.new_rating, h.new_index, h.new_leftover)
@@ -235,9 +236,13 @@ def state_before(
         .order_by(h.event_date.desc(), h.event_phase.desc(), h.event_text.desc(), h.event_id.desc())
         .limit(1)
     ).first()
-    if row is None:
+    if row is not None:
+        return state_from_columns(row.new_rating, row.new_index, row.new_leftover)
+    if initial is not None:
         return initial.get(pid, EMPTY_STATE)
-    return state_from_columns(row.new_rating, row.new_index, row.new_leftover)
+    i = InitialState
+    start = session.execute(select(i.rating, i.rating_index, i.leftover).where(i.player_pkz == int(pid))).first()
+    return EMPTY_STATE if start is None else state_from_columns(start.rating, start.rating_index, start.leftover)
 
 
 def history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:
