@@ -12,7 +12,22 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Float, Table, and_, cast, delete, or_, select, text, tuple_, update
+from sqlalchemy import (
+    ARRAY,
+    Float,
+    Integer,
+    Table,
+    and_,
+    bindparam,
+    cast,
+    delete,
+    func,
+    or_,
+    select,
+    text,
+    tuple_,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from zdb.bulk import TextCopies, copy_rows, stream_rows
@@ -349,9 +364,26 @@ def stored_evaluations(
     as the tuples of ``evaluation_rows`` without the key."""
     wanted = sorted(set(versions))
     found: dict[tuple[int, int], dict[int, tuple[Any, ...]]] = {key: {} for key in wanted}
-    key = tuple_(Evaluation.tournament_id, Evaluation.version)
-    for start in range(0, len(wanted), 500):  # pairs: index ranges even without statistics
-        query = select(*EVALUATION_VALUES).where(key.in_(wanted[start : start + 500]))
+    if not wanted:
+        return found
+    e = Evaluation
+    if session.get_bind().dialect.name == "postgresql":
+        # One statement, the pairs as two arrays joined to the primary key: on a late weekend
+        # open's 750 tournaments, under half the time of IN lists of pairs.
+        pairs = (
+            func.unnest(
+                bindparam("ids", [tid for tid, _ in wanted], type_=ARRAY(Integer)),
+                bindparam("versions", [version for _, version in wanted], type_=ARRAY(Integer)),
+            )
+            .table_valued("id", "version")
+            .render_derived()
+        )
+        matching = and_(e.tournament_id == pairs.c.id, e.version == pairs.c.version)
+        queries = [select(*EVALUATION_VALUES).join(pairs, matching)]
+    else:  # IN lists of pairs: index ranges even without statistics
+        key = tuple_(e.tournament_id, e.version)
+        queries = [select(*EVALUATION_VALUES).where(key.in_(wanted[k : k + 500])) for k in range(0, len(wanted), 500)]
+    for query in queries:
         for row in stream_rows(session, query, server_side=False):
             found[(row[0], row[1])][row[2]] = tuple(row[3:])
     return found
