@@ -13,6 +13,7 @@ is the one dialect-specific seam: callers build one kind of row, whatever the da
   them as the same integers, reals and texts SQLAlchemy would have written.
 - ``stream_rows``: a select's rows in batches, from a binary server-side cursor on PostgreSQL
   (no ORM, no result processing: the driver's own ints, dates, booleans and decoded JSON).
+- ``keys_table``: a set of keys as one array per column, a table to join (PostgreSQL only).
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from sqlalchemy import JSON, Float, Numeric, Select, Table, insert, inspect
+from sqlalchemy import ARRAY, JSON, Float, Numeric, Select, Table, bindparam, func, insert, inspect
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import KeyedColumnElement
+from sqlalchemy.sql.selectable import TableValuedAlias
 
-__all__ = ["TextCopies", "copy_rows", "copy_text", "escape_copy_text", "stream_rows"]
+__all__ = ["TextCopies", "copy_rows", "copy_text", "escape_copy_text", "keys_table", "stream_rows"]
 
 
 def _copy_value(value: Any) -> Any:
@@ -206,3 +209,13 @@ def stream_rows(
         cursor.execute(str(compiled), compiled.params)
         while rows := cursor.fetchmany(batch):
             yield from rows
+
+
+def keys_table(columns: Sequence[KeyedColumnElement[Any]], keys: Sequence[Sequence[Any]]) -> TableValuedAlias:
+    """``keys`` (one value per column of ``columns``) as a table with those columns' keys and
+    types, to join to them (PostgreSQL: ``unnest`` of one array per column). A few thousand
+    keys joined to an index are one look-up each, in one statement; an IN list of key tuples
+    is planned as a bitmap OR of one index scan per key, or a sequential scan."""
+    values = list(zip(*keys, strict=True)) or [()] * len(columns)
+    arrays = [bindparam(None, list(v), type_=ARRAY(c.type)) for c, v in zip(columns, values, strict=True)]
+    return func.unnest(*arrays).table_valued(*(c.key for c in columns)).render_derived()

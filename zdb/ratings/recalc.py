@@ -28,6 +28,7 @@ from datetime import UTC, date, datetime
 from sqlalchemy import bindparam, case, func, select, text, update
 from sqlalchemy.orm import Session
 
+from zdb.bulk import keys_table
 from zdb.rating import (
     CONVERSIONS,
     Event,
@@ -186,16 +187,17 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
     if not versions:
         return
     if _on_postgresql(session):
-        # One statement for every tournament of a from-scratch run (tens of thousands): the
-        # pairs as two arrays, joined to the primary key.
+        # One statement for every tournament of a from-scratch run (tens of thousands).
+        chosen = keys_table([t.__table__.c.id, t.__table__.c.evaluated_version], list(versions.items()))
+        version = chosen.c.evaluated_version
         session.execute(
-            text(
-                f"UPDATE {t.__tablename__} t SET evaluated_version = v.version, status = CASE"
-                " WHEN t.current_version = v.version AND t.status <> 'withdrawn' THEN 'evaluated' ELSE t.status END"
-                " FROM unnest(CAST(:ids AS integer[]), CAST(:versions AS integer[])) AS v(id, version)"
-                " WHERE t.id = v.id"
-            ),
-            {"ids": list(versions), "versions": list(versions.values())},
+            update(t)
+            .where(t.id == chosen.c.id)
+            .values(
+                evaluated_version=version,
+                status=case(((t.current_version == version) & (t.status != "withdrawn"), "evaluated"), else_=t.status),
+            )
+            .execution_options(synchronize_session=False)
         )
         return
     statement = (

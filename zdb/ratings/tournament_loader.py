@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from sqlalchemy import Integer, and_, case, cast, func, select, tuple_
 from sqlalchemy.orm import Session
 
+from zdb.bulk import keys_table
 from zdb.grouped_columns import read_grouped_columns
 from zdb.rating import Game, Participant, ResultCode, Tournament
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
@@ -48,13 +49,19 @@ def load_tournaments(
         current = select(t.id, t.current_version).where(t.status != "withdrawn").subquery()
         heads = heads.join(current, and_(v.tournament_id == current.c.id, v.version == current.c.current_version))
     else:
-        # Each pair is its own primary-key range (a bitmap OR of index scans).
         pairs = sorted(set(versions))
         if not pairs:
             return {}
         heads = heads.where(tuple_(v.tournament_id, v.version).in_(pairs))
-        participants = participants.where(tuple_(p.tournament_id, p.version).in_(pairs))
-        games = games.where(tuple_(g.tournament_id, g.version).in_(pairs))
+        if session.get_bind().dialect.name == "postgresql":
+            # The pairs as two arrays, joined to each primary key: one index range per pair.
+            chosen = keys_table([v.__table__.c.tournament_id, v.__table__.c.version], pairs)
+            chosen_id, chosen_version = chosen.c.tournament_id, chosen.c.version
+            participants = participants.join(chosen, and_(p.tournament_id == chosen_id, p.version == chosen_version))
+            games = games.join(chosen, and_(g.tournament_id == chosen_id, g.version == chosen_version))
+        else:  # each pair its own primary-key range (a bitmap OR of index scans)
+            participants = participants.where(tuple_(p.tournament_id, p.version).in_(pairs))
+            games = games.where(tuple_(g.tournament_id, g.version).in_(pairs))
     head_rows = session.execute(heads).all()
     wanted = {(row[0], row[1]) for row in head_rows}
     if not wanted:
