@@ -246,15 +246,12 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
         )
         .where(TournamentVersion.end_date >= first[0], TournamentRecord.status != "withdrawn")
     ).scalar_one()
-    walk = StoredWalk(session, first, changes, progress, total)
+    walk = StoredWalk(session, first, progress, total)
     progress(0, total)
+    # Initial states are read per player: the replay asks for the few with no stored event
+    # before a change.
     result = replay_incremental(
-        # Initial states are read per player: the replay asks for the few who have no stored
-        # event before a change.
-        walk.steps(),
-        changes,
-        lambda pid, key: repo.state_before(session, None, pid, key),
-        walk.watch,
+        walk.steps(), changes, lambda pid, key: repo.state_before(session, None, pid, key), walk.watch
     )
     progress(total, total)
     stored_versions, reapplied = walk.versions, walk.reapplied

@@ -16,12 +16,12 @@ every participant of every event re-applied so far (a superset that never shrink
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, KeysView, Mapping
+from collections.abc import Callable, Iterator, KeysView
 from collections.abc import Set as AbstractSet
 
 from sqlalchemy.orm import Session
 
-from zdb.rating import Event, OrderKey, PlayerId, Tournament
+from zdb.rating import OrderKey, PlayerId, Tournament
 from zdb.ratings import repository as repo
 from zdb.ratings import tournament_loader
 
@@ -32,22 +32,20 @@ _BATCH = 48  # tournaments loaded at once
 
 
 class StoredWalk:
-    """Feeds ``replay_incremental`` the stored steps from ``start`` on (``steps``), reports
-    progress every 500 tournaments, and records
-    what it did with them: the tournament versions it passed (``versions``) and the steps it
-    applied again (``reapplied``, whose rows may need mending)."""
+    """Feeds ``replay_incremental`` the stored steps from ``start`` on (``steps``; give it
+    ``watch`` too), reports progress every 500 tournaments, and records what it did with them:
+    the tournament versions it passed (``versions``) and the steps it applied again
+    (``reapplied``, whose rows may need mending)."""
 
     def __init__(
         self,
         session: Session,
         start: OrderKey,
-        changes: Mapping[OrderKey, Event | None],
         progress: Callable[[int, int], None],
         total: int,
     ) -> None:
         self._session = session
         self._start = start
-        self._changes = changes
         self._progress = progress
         self._total = total  # tournaments from ``start`` on, for the progress figures
         self._ahead: deque[repo.DbStep] = deque()
