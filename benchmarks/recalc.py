@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pickle
 import subprocess
 import sys
@@ -132,10 +133,16 @@ def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[
     }
 
 
+#: how a section's process learns the database's address (not on its command line: it may hold a password)
+_URL_VARIABLE = "ZDB_BENCHMARK_DATABASE_URL"
+
+
 def _in_fresh_process(section: str, url: str, argument: str) -> dict[str, Any]:
     """Run a timed section in a process of its own; its figures."""
-    command = [sys.executable, __file__, "--section", section, url, argument]
-    return dict(json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout))
+    command = [sys.executable, __file__, "--section", section, argument]
+    environment = {**os.environ, _URL_VARIABLE: url}
+    finished = subprocess.run(command, check=True, capture_output=True, text=True, env=environment)
+    return dict(json.loads(finished.stdout))
 
 
 def _full_and_late(url: str, late_file: str) -> dict[str, Any]:
@@ -179,11 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--server", default="postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--database", default=DATABASE, help="scratch database to drop and create")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--section", nargs=3, metavar=("NAME", "URL", "ARGUMENT"), help=argparse.SUPPRESS)
+    parser.add_argument("--section", nargs=2, metavar=("NAME", "ARGUMENT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.section:  # one timed section, in a process of its own (``_in_fresh_process``)
-        name, url, argument = args.section
-        print(json.dumps(_SECTIONS[name](url, argument)))
+        name, argument = args.section
+        print(json.dumps(_SECTIONS[name](os.environ[_URL_VARIABLE], argument)))
         return 0
     figures = run(args.scale, args.seed, args.server, args.database)
     if args.json:
