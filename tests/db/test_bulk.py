@@ -10,7 +10,7 @@ from sqlalchemy import Float, cast, func, select
 
 from tests.conftest import VECTORS
 from tests.db.scenario import submit
-from zdb.bulk import TextCopies, copy_text, escape_copy_text, stream_rows
+from zdb.bulk import TextCopies, copy_text, escape_copy_text, keys_table, stream_rows
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
 from zdb.ratings.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
@@ -115,3 +115,21 @@ def test_copied_decimals_read_back_as_the_nearest_double(database_url: str) -> N
         e = Evaluation
         stored = session.execute(select(e.we, cast(e.w, Float), cast(e.k, Float), e.e)).one()
         assert tuple(stored) == (0.810363, 4.5, 12.3, None)
+
+
+def test_a_keys_table_joins_exactly_its_keys(postgres_url: str) -> None:
+    players = _players(postgres_url)
+    p = Participation.__table__
+    with unit_of_work(engine_for(postgres_url)) as session:
+        every = {tuple(row) for row in session.execute(select(p.c.tournament_id, p.c.version, p.c.player_pkz))}
+        chosen = [*sorted(every)[::2], (999_999, 1, players[0])]  # and one key that matches nothing
+
+        def joined(keys: list[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
+            table = keys_table([p.c.tournament_id, p.c.version, p.c.player_pkz], keys)
+            on = (p.c.tournament_id == table.c.tournament_id) & (p.c.version == table.c.version)
+            on &= p.c.player_pkz == table.c.player_pkz
+            query = select(p.c.tournament_id, p.c.version, p.c.player_pkz).join(table, on)
+            return {tuple(row) for row in session.execute(query)}  # type: ignore[misc]
+
+        assert joined(chosen) == set(sorted(every)[::2])
+        assert joined([]) == set()
