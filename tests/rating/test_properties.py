@@ -18,10 +18,12 @@ from tests.vector_compare import canonical_states
 from zdb.formats.rating_json import dump_evaluation, dump_replay
 from zdb.rating import (
     EMPTY_STATE,
+    Event,
     Game,
     OrderKey,
     Participant,
     PlayerState,
+    ReplayResult,
     ResultCode,
     Step,
     StoredTimeline,
@@ -185,20 +187,27 @@ def _changes(draw: st.DrawFn, events: list[Tournament]) -> list[Tournament | Wit
     return changes
 
 
+def _replayed_with_changes(
+    time_line: tuple[dict[str, PlayerState], list[Tournament]], data: st.DataObject
+) -> tuple[dict[str, PlayerState], ReplayResult, ReplayResult, dict[OrderKey, Event | None]]:
+    """Initial states, the full replays of a time line and of it with drawn changes, and the
+    changes between them."""
+    states, events = time_line
+    old_timeline = build_timeline(events)
+    new_timeline = build_timeline([*events, *data.draw(_changes(events))])
+    changes = timeline_changes(old_timeline, new_timeline)
+    return states, replay(states, old_timeline), replay(states, new_timeline), changes
+
+
 @PROPERTY
 @given(time_line=time_lines(), data=st.data())
 def test_incremental_replay_equals_full_replay(
     time_line: tuple[dict[str, PlayerState], list[Tournament]], data: st.DataObject
 ) -> None:
-    states, events = time_line
-    old_timeline = build_timeline(events)
-    stored = replay(states, old_timeline)
-    new_timeline = build_timeline([*events, *data.draw(_changes(events))])
-    changes = timeline_changes(old_timeline, new_timeline)
+    states, stored, full, changes = _replayed_with_changes(time_line, data)
     view = StoredTimeline(states, stored.steps)
     result = replay_incremental(view.steps_from(min(changes)) if changes else iter(()), changes, view.state_before)
     patched = apply_incremental(states, stored.steps, result)
-    full = replay(states, new_timeline)
     assert _comparable(dump_replay(patched)) == _comparable(dump_replay(full))
     players = set(full.final_states) | set(stored.final_states)
     final = {pid: full.final_states.get(pid, EMPTY_STATE) for pid in players}
@@ -230,13 +239,8 @@ def test_incremental_replay_shows_whose_state_differs_as_it_walks(
     time_line: tuple[dict[str, PlayerState], list[Tournament]], data: st.DataObject
 ) -> None:
     # A caller reading stored steps ahead guesses from this view which ones will be re-evaluated.
-    states, events = time_line
-    old_timeline = build_timeline(events)
-    stored = replay(states, old_timeline)
-    new_timeline = build_timeline([*events, *data.draw(_changes(events))])
-    changes = timeline_changes(old_timeline, new_timeline)
+    states, stored, full, changes = _replayed_with_changes(time_line, data)
     assume(changes)
-    full = replay(states, new_timeline)
     view = StoredTimeline(states, stored.steps)
     watched: list[KeysView[str]] = []
     seen: list[tuple[OrderKey | None, set[str]]] = []

@@ -52,14 +52,15 @@ def load_tournaments(
         pairs = sorted(set(versions))
         if not pairs:
             return {}
-        heads = heads.where(tuple_(v.tournament_id, v.version).in_(pairs))
         if session.get_bind().dialect.name == "postgresql":
             # The pairs as two arrays, joined to each primary key: one index range per pair.
             chosen = keys_table([v.__table__.c.tournament_id, v.__table__.c.version], pairs)
             chosen_id, chosen_version = chosen.c.tournament_id, chosen.c.version
+            heads = heads.join(chosen, and_(v.tournament_id == chosen_id, v.version == chosen_version))
             participants = participants.join(chosen, and_(p.tournament_id == chosen_id, p.version == chosen_version))
             games = games.join(chosen, and_(g.tournament_id == chosen_id, g.version == chosen_version))
         else:  # each pair its own primary-key range (a bitmap OR of index scans)
+            heads = heads.where(tuple_(v.tournament_id, v.version).in_(pairs))
             participants = participants.where(tuple_(p.tournament_id, p.version).in_(pairs))
             games = games.where(tuple_(g.tournament_id, g.version).in_(pairs))
     head_rows = session.execute(heads).all()
