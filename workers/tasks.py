@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from workers.celery_app import app
 from zdb.config import settings
@@ -18,13 +18,20 @@ from zdb.db import engine_for
 from zdb.ratings.models import RecalcState
 from zdb.ratings.runner import run_recalculation
 
-__all__ = ["recalculate", "sweep"]
+__all__ = ["TRANSIENT_ERRORS", "recalculate", "sweep"]
+
+#: Errors worth another attempt: the server could not be reached or the connection broke
+#: (OperationalError, InterfaceError), or the server gave up on the transaction and asks for
+#: it again (deadlock, serialisation failure and shutdown are OperationalErrors in psycopg).
+#: A broken constraint or a bug fails the same way every time: it is recorded
+#: (``runner``) and raised at once, not retried for minutes.
+TRANSIENT_ERRORS = (OperationalError, InterfaceError)
 
 
 @app.task(
     name="zdb.recalculate",
     bind=True,
-    autoretry_for=(OperationalError, DBAPIError),
+    autoretry_for=TRANSIENT_ERRORS,
     retry_backoff=2,
     retry_backoff_max=120,
     retry_jitter=True,

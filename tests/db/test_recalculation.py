@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
+from sqlalchemy.exc import ProgrammingError
 
 from tests.conftest import VECTORS
 from tests.db.scenario import (
@@ -21,7 +23,10 @@ from tests.db.scenario import (
 from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
 from zdb.ratings.embedded import EmbeddedRecalculator
-from zdb.ratings.recalc import recalculate
+from zdb.ratings.models import RecalcState
+from zdb.ratings.queries import recalc_status
+from zdb.ratings.recalc import LOCK_KEY, recalculate
+from zdb.ratings.schemas import RecalcProgress, RecalcStatus
 from zdb.tournaments.models import TournamentRecord
 
 REPLAY = VECTORS["replays"][0]
@@ -202,6 +207,51 @@ def test_runs_are_serialised(postgres_url: str) -> None:
     release.set()
     worker.join(60)
     assert not second.ran
+    assert differences(postgres_url) == []
+
+
+def _status(url: str) -> RecalcStatus:
+    with unit_of_work(engine_for(url)) as session:
+        return recalc_status(session)
+
+
+def test_a_run_that_finds_the_lock_taken_leaves_the_running_run_alone(postgres_url: str) -> None:
+    submit(postgres_url, _document(REPLAY["events"], REPLAY["initial_states"]))
+    engine = engine_for(postgres_url)
+    since = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    with engine.connect() as running:  # a run under way: it holds the lock and shows its progress
+        running.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+        with engine.begin() as connection:
+            connection.execute(update(RecalcState).values(running_since=since, progress_done=3, progress_total=7))
+        assert not recalc(postgres_url).ran
+        status = _status(postgres_url)
+        assert (status.state, status.running_since) == ("running", since)
+        assert status.progress == RecalcProgress(done=3, total=7)
+        running.rollback()
+
+
+def test_a_failed_run_leaves_its_error_in_the_status(postgres_url: str) -> None:
+    submit(postgres_url, _document(REPLAY["events"], REPLAY["initial_states"]))
+    assert recalc(postgres_url).clean
+    submit(postgres_url, _document([dict(REPLAY["events"][1], end_date="2026-05-01")]))
+    with engine_for(postgres_url).begin() as connection:
+        # A from-scratch run builds its copy of the history under this name (shadow_tables).
+        connection.execute(text("CREATE TABLE rating_history_rebuilt (taken integer)"))
+    with pytest.raises(ProgrammingError):
+        recalc(postgres_url, from_scratch=True)
+    status = _status(postgres_url)
+    assert (status.state, status.running_since, status.progress) == ("pending", None, None)
+    last = status.last_run
+    assert last is not None and last.error is not None and last.started_at and last.finished_at
+    assert last.error == 'DuplicateTable: relation "rating_history_rebuilt" already exists'
+    assert last.started_at <= last.finished_at
+    assert (last.generation, last.evaluated, last.changed_players) == (None, None, None)  # not the earlier run's
+    with engine_for(postgres_url).begin() as connection:
+        connection.execute(text("DROP TABLE rating_history_rebuilt"))
+    assert recalc(postgres_url).clean
+    last = _status(postgres_url).last_run
+    assert last is not None and last.error is None and last.evaluated and last.started_at and last.finished_at
+    assert last.started_at <= last.finished_at
     assert differences(postgres_url) == []
 
 

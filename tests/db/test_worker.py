@@ -13,12 +13,15 @@ from typing import Any
 
 import pytest
 import redis
+from celery import signals
+from celery.result import EagerResult
 from sqlalchemy import select, text
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from tests.conftest import ROOT, VECTORS
 from tests.db.scenario import assert_export_equals, differences, exported, is_clean, recalc, submit
 from workers.celery_app import create_app
-from zdb.config import Settings
+from zdb.config import Settings, settings
 from zdb.db import engine_for
 from zdb.ratings.models import HistoryRow, RecalcState
 from zdb.ratings.recalc import LOCK_KEY
@@ -126,3 +129,44 @@ def test_a_run_killed_half_way_leaves_no_partial_state(postgres_url: str) -> Non
     assert not is_clean(postgres_url)
     assert recalc(postgres_url).clean  # the next run completes it
     assert differences(postgres_url) == []
+
+
+@pytest.fixture
+def task_database(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Points the tasks, which read the process's settings, at a database of the test's choice."""
+
+    def use(url: str) -> None:
+        monkeypatch.setenv("ZDB_DATABASE_URL", url)
+        settings.cache_clear()
+
+    yield use
+    settings.cache_clear()  # before the environment is restored: the next reader reads it again
+
+
+def _attempted(task: Any, **kwargs: Any) -> tuple[EagerResult, int]:
+    """The task run in this process (its retries too, at once); its result and its retries."""
+    retries = []
+
+    def count(**_: Any) -> None:
+        retries.append(1)
+
+    signals.task_retry.connect(count)
+    try:
+        return task.apply(kwargs=kwargs), len(retries)
+    finally:
+        signals.task_retry.disconnect(count)
+
+
+def test_a_recalculation_task_retries_only_what_may_pass(postgres_url: str, task_database: Any) -> None:
+    from workers.tasks import recalculate
+
+    submit(postgres_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
+    with engine_for(postgres_url).begin() as connection:
+        # A from-scratch run builds its copy of the history under this name (shadow_tables).
+        connection.execute(text("CREATE TABLE rating_history_rebuilt (taken integer)"))
+    task_database(postgres_url)
+    failed, retries = _attempted(recalculate, from_scratch=True)
+    assert isinstance(failed.result, ProgrammingError) and retries == 0  # fails the same way every time
+    task_database("postgresql+psycopg://postgres@127.0.0.1:1/unreachable")  # nothing listens on port 1
+    failed, retries = _attempted(recalculate)
+    assert isinstance(failed.result, OperationalError) and retries == recalculate.max_retries

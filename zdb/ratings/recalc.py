@@ -79,15 +79,24 @@ def _try_lock(session: Session) -> bool:
     return True  # SQLite: callers hold _PROCESS_LOCK; the database file serialises writers
 
 
-def recalculate(session: Session, *, from_scratch: bool = False, progress: Progress | None = None) -> RecalcOutcome:
-    """Bring the stored results up to date; see the module docstring."""
+def recalculate(
+    session: Session,
+    *,
+    from_scratch: bool = False,
+    progress: Progress | None = None,
+    started: Callable[[], None] | None = None,
+) -> RecalcOutcome:
+    """Bring the stored results up to date; see the module docstring. ``started`` is called
+    once the run holds the lock (a run that finds the lock taken returns without calling it)."""
     is_sqlite = session.get_bind().dialect.name == "sqlite"
     if is_sqlite and not _PROCESS_LOCK.acquire(blocking=False):
         return RecalcOutcome(ran=False)
     try:
         if not _try_lock(session):
             return RecalcOutcome(ran=False)
-        started = time.monotonic()
+        if started is not None:
+            started()
+        began, began_at = time.monotonic(), datetime.now(UTC)
         # Read the generation before the changes: a change committed after this read makes the
         # final conditional update fail and leaves the position dirty for the next run.
         state = session.execute(select(RecalcState.generation, RecalcState.dirty_date).where(RecalcState.id == 1)).one()
@@ -98,18 +107,22 @@ def recalculate(session: Session, *, from_scratch: bool = False, progress: Progr
             from_scratch = True
         run = _full_run if from_scratch else _incremental_run
         evaluated, changed, removed = run(session, progress or (lambda done, total: None))
-        duration_ms = int((time.monotonic() - started) * 1000)
-        clean = _finish(session, generation, evaluated, changed, duration_ms)
+        duration_ms = int((time.monotonic() - began) * 1000)
+        clean = _finish(
+            session, generation, began_at=began_at, evaluated=evaluated, changed=changed, duration_ms=duration_ms
+        )
         return RecalcOutcome(True, from_scratch, generation, clean, evaluated, changed, removed, duration_ms)
     finally:
         if is_sqlite:
             _PROCESS_LOCK.release()
 
 
-def _finish(session: Session, generation: int, evaluated: int, changed: int, duration_ms: int) -> bool:
-    now = datetime.now(UTC)
+def _finish(
+    session: Session, generation: int, *, began_at: datetime, evaluated: int, changed: int, duration_ms: int
+) -> bool:
     figures = {
-        "last_finished_at": now,
+        "last_started_at": began_at,
+        "last_finished_at": datetime.now(UTC),
         "last_generation": generation,
         "last_evaluated": evaluated,
         "last_changed_players": changed,

@@ -1,16 +1,22 @@
-"""Running one recalculation as its own unit of work, with progress written aside.
+"""Running one recalculation as its own unit of work, with its progress and its outcome
+written aside.
 
 Progress (tournaments done / to do) goes through a separate autocommit connection, so that it
-is readable while the run's own transaction is still open.
+is readable while the run's own transaction is still open. A run marks itself running only
+once it holds the recalculation lock: a run that finds another one under way leaves that run's
+marks alone. A run that fails leaves its error where staff read the status (the run's own
+transaction is rolled back, so it is written afterwards, on a connection of its own).
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 from datetime import UTC, datetime
 
 import click
 from sqlalchemy import Engine, update
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from zdb.db import unit_of_work
 from zdb.ratings.models import RecalcState
@@ -18,50 +24,91 @@ from zdb.ratings.recalc import RecalcOutcome, recalculate
 
 __all__ = ["run_recalculation"]
 
+_log = logging.getLogger(__name__)
+
+#: the longest error text kept for the status (a driver's message with its detail lines)
+_ERROR_LENGTH = 2000
+
 
 class _ProgressWriter:
     def __init__(self, engine: Engine, show: bool) -> None:
         self._engine = engine
         self._show = show
         self._last = -1
+        self.started = False  # this run holds the lock and has marked itself running
+
+    def start(self) -> None:
+        """The run holds the lock: it is the one running now."""
+        self.started = True
+        self._write(running_since=datetime.now(UTC), progress_done=0, progress_total=0)
 
     def __call__(self, done: int, total: int) -> None:
+        self._write(progress_done=done, progress_total=total)
+        if self._show and done != self._last:
+            click.echo(f"\r{done}/{total} tournaments", nl=False, err=True)
+            self._last = done
+
+    def stop(self) -> None:
+        """The run has committed: nothing is running any more."""
+        self._write(running_since=None)
+
+    def _write(self, **values: object) -> None:
         if self._engine.dialect.name == "postgresql":
             # Outside the run's transaction, so that others can read it now. SQLite holds one
             # writer at a time: there the run's figures appear when it commits.
             with self._engine.connect() as connection:
-                connection.execute(
-                    update(RecalcState).where(RecalcState.id == 1).values(progress_done=done, progress_total=total)
-                )
+                connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
                 connection.commit()
-        if self._show and done != self._last:
-            click.echo(f"\r{done}/{total} tournaments", nl=False, err=True)
-            self._last = done
+
+
+def _error_text(error: Exception) -> str:
+    """What went wrong, as the database driver or the code said it (without the statement and
+    its parameters, which SQLAlchemy's own message repeats)."""
+    cause = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
+    return f"{type(cause).__name__}: {cause}".strip()[:_ERROR_LENGTH]
+
+
+def _record_failure(engine: Engine, began: datetime, error: Exception, was_running: bool) -> None:
+    """The failed run as the status's last run: when it began and ended, and its error. The
+    figures of an earlier run are cleared, so that they are not read as this run's."""
+    values: dict[str, object] = {
+        "last_started_at": began,
+        "last_finished_at": datetime.now(UTC),
+        "last_generation": None,
+        "last_evaluated": None,
+        "last_changed_players": None,
+        "last_duration_ms": int((datetime.now(UTC) - began).total_seconds() * 1000),
+        "last_error": _error_text(error),
+    }
+    if was_running:
+        values["running_since"] = None
+    try:
+        with engine.connect() as connection:
+            connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
+            connection.commit()
+    except SQLAlchemyError:  # the database itself may be what failed: the error is raised anyway
+        _log.warning("could not record the failed recalculation's error", exc_info=True)
 
 
 def run_recalculation(engine: Engine, *, from_scratch: bool = False, show_progress: bool = False) -> RecalcOutcome:
     """One run in one transaction; the transaction commits only if the run completes."""
     progress = _ProgressWriter(engine, show_progress)
-    if engine.dialect.name == "postgresql":
-        with engine.connect() as connection:
-            connection.execute(
-                update(RecalcState).where(RecalcState.id == 1).values(running_since=datetime.now(UTC), progress_done=0)
-            )
-            connection.commit()
+    began = datetime.now(UTC)
     # A run allocates millions of small objects and frees them in bulk at the end; the cyclic
     # collector's scans over that heap would cost more than the run (none of it forms cycles).
     collecting = gc.isenabled()
     gc.disable()
     try:
         with unit_of_work(engine) as session:
-            outcome = recalculate(session, from_scratch=from_scratch, progress=progress)
+            outcome = recalculate(session, from_scratch=from_scratch, progress=progress, started=progress.start)
+    except Exception as error:
+        _record_failure(engine, began, error, progress.started)
+        raise
     finally:
         if collecting:
             gc.enable()
-        if engine.dialect.name == "postgresql":
-            with engine.connect() as connection:
-                connection.execute(update(RecalcState).where(RecalcState.id == 1).values(running_since=None))
-                connection.commit()
+    if progress.started:
+        progress.stop()
     if show_progress:
         click.echo("", err=True)
     return outcome
