@@ -89,6 +89,17 @@ def test_a_bug_is_logged_and_answered_without_internals(sqlite_url: str, caplog:
     assert _audit_count(sqlite_url) == 0
 
 
+def test_a_database_out_of_reach_is_answered_503(caplog: pytest.LogCaptureFixture) -> None:
+    # Nothing listens on port 1: every connection is refused, as while the server restarts.
+    app = create_app(Settings(database_url="postgresql+psycopg://postgres@127.0.0.1:1/zdb"), recalculation=False)
+    with TestClient(app) as client, caplog.at_level(logging.WARNING, logger="zdb.api.problems"):
+        for path in ("/api/v1/health", "/api/v1/tournaments", "/api/v1/recalculation"):
+            answer = client.get(path)
+            assert answer.status_code == 503, path
+            assert answer.json()["type"] == "/api/v1/problems/unavailable" and answer.headers["retry-after"] == "5"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # an outage is no bug
+
+
 @pytest.mark.parametrize(
     ("error", "status", "kind", "errors"),
     [

@@ -2,7 +2,8 @@
 with examples, its 304 for a conditional GET, and an example of every successful answer.
 
 Routers name the errors particular to them (``problems(404, 409)``); the errors every
-operation can give (401 for a bad token, 422 for a wrong parameter, 500) are added here, and
+operation can give (401 for a bad token, 422 for a wrong parameter, 500, 503 while the database
+is out of reach) are added here, and
 FastAPI's own validation-error schema is replaced by the problem document it actually answers.
 Examples of successful answers are put together from the examples of their schemas' fields.
 """
@@ -38,6 +39,12 @@ _EXAMPLES: dict[int, tuple[str, str, str, list[dict[str, str]]]] = {
         [{"place": "query.limit", "message": "Input should be less than or equal to 1000"}],
     ),
     500: ("internal-error", "an internal error occurred; it was logged", "/api/v1/players/10000042", []),
+    503: (
+        "unavailable",
+        "the database cannot be reached just now or gave up on the request; nothing was stored, retry later",
+        "/api/v1/players/10000042",
+        [],
+    ),
 }
 
 
@@ -102,6 +109,7 @@ def install_openapi(app: FastAPI) -> None:
                     responses.setdefault("400", _problem(400))  # a body that is not JSON at all
                 responses.setdefault("401", _problem(401))
                 responses.setdefault("500", _problem(500))
+                responses.setdefault("503", _problem(503))
                 if operation.get("security") == [{"HTTPBearer": []}] and "403" not in responses:
                     # Without a token the public data is answered: the token is optional here.
                     operation["security"] = [{}, {"HTTPBearer": []}]

@@ -4,7 +4,10 @@ A problem names its type (a URI under ``/api/v1/problems/``, where each type is 
 title, the status, a detail for this occurrence, the request path as ``instance``, and
 ``errors``: each wrong field or line (``place``) with what is wrong with it. Domain errors map
 to 4xx; FastAPI's own validation errors, unknown paths and methods become problems too. Anything
-else is a bug: it is logged and answered with a 500 that reveals nothing of the internals.
+else is a bug: it is logged and answered with a 500 that reveals nothing of the internals,
+except the database being out of reach or giving up on a request (a restart, a lost connection,
+a deadlock): that is no bug of the request or of the code, and is answered with a 503 and a
+``Retry-After``.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
@@ -86,6 +90,12 @@ _TYPES: dict[str, tuple[int, str, str]] = {
     ),
     "invalid-submission": (422, "Invalid submission", "The submission was refused as a whole; 'errors' lists all."),
     "internal-error": (500, "Internal error", "A fault of the server. It was logged; the request may be retried."),
+    "unavailable": (
+        503,
+        "Service unavailable",
+        "The database cannot be reached just now, or gave up on the request (a restart, a lost connection, a "
+        "deadlock); nothing was stored. Retry after the seconds 'Retry-After' gives.",
+    ),
     "http-error": (400, "HTTP error", "An error of the HTTP exchange; 'status' tells which."),
 }
 _BY_STATUS = {
@@ -198,6 +208,23 @@ async def _conflicting(request: Request, error: Exception) -> JSONResponse:
     )
 
 
+#: seconds a client waits before it asks again when the database is out of reach
+RETRY_AFTER = 5
+
+
+async def _unavailable(request: Request, error: Exception) -> JSONResponse:
+    # The unit of work has rolled back (or never began). Logged without a traceback: an outage
+    # shows as one line per request, and the database's own log tells why.
+    _log.warning("database unavailable in %s %s: %s", request.method, request.url.path, error.__class__.__name__)
+    return problem_response(
+        request,
+        503,
+        "unavailable",
+        "the database cannot be reached just now or gave up on the request; nothing was stored, retry later",
+        headers={"Retry-After": str(RETRY_AFTER)},
+    )
+
+
 async def _bug(request: Request, error: Exception) -> JSONResponse:
     _log.exception("unhandled error in %s %s", request.method, request.url.path, exc_info=error)
     return problem_response(request, 500, "internal-error", "an internal error occurred; it was logged")
@@ -210,4 +237,9 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(InvalidInputError, _engine_input)
     app.add_exception_handler(DataError, _unstorable)
     app.add_exception_handler(IntegrityError, _conflicting)
+    # SQLAlchemy's wrappers, and psycopg's own errors of the asynchronous read pool (a pool
+    # that cannot hand out a connection in time raises psycopg_pool.PoolTimeout, an
+    # OperationalError too).
+    for unavailable in (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError):
+        app.add_exception_handler(unavailable, _unavailable)
     app.add_exception_handler(Exception, _bug)

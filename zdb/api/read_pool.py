@@ -27,6 +27,8 @@ from zdb.db import is_postgres
 
 __all__ = ["ReadPool", "open_read_pool"]
 
+_WAIT = 10.0  # seconds
+
 
 @dataclass(frozen=True, slots=True)
 class ReadPool:
@@ -58,6 +60,9 @@ async def open_read_pool(engine: Engine, size: int) -> ReadPool | None:
         min_size=size,
         max_size=size,
         open=False,
+        # A request waits this long for a connection, then is answered 503 (PoolTimeout):
+        # while the database is out of reach, clients hear so in seconds, not after half a minute.
+        timeout=_WAIT,
         configure=_configure,
         name="zdb-hot-reads",
     )
