@@ -52,7 +52,9 @@ def sweep() -> bool:
         dirty = connection.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar()
     if dirty is None:
         return False
-    recalculate.delay()
+    # Expires with the next sweep: while a long run keeps the worker busy, the sweeps' messages
+    # are dropped instead of queueing up (the next sweep sends a fresh one if still needed).
+    recalculate.apply_async(expires=settings().sweep_seconds)
     return True
 
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,23 +40,28 @@ def _wait(condition: Any, timeout: float, what: str) -> None:
 
 
 @pytest.fixture
-def worker(postgres_url: str, redis_url: str) -> Iterator[str]:
-    """A Celery worker process (with beat) on this test's database and a flushed Redis db."""
+def worker(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[str]:
+    """A Celery worker process (with beat) on this test's database and a flushed Redis db. Its
+    output goes to a file (a pipe nobody reads would stall it once full) and is printed at the
+    end: pytest shows it when the test fails."""
     redis.Redis.from_url(redis_url).flushdb()
     env = {**os.environ, "ZDB_DATABASE_URL": postgres_url, "ZDB_BROKER_URL": redis_url, "ZDB_SWEEP_SECONDS": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zdb", "worker", "--loglevel=warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        yield redis_url
-    finally:
-        process.send_signal(signal.SIGTERM)
+    log = tmp_path / "worker.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "zdb", "worker", "--loglevel=warning"],
+            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
         try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            yield redis_url
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    print(log.read_text(errors="replace")[-4000:])
 
 
 def test_a_real_worker_recalculates_from_the_queue(postgres_url: str, worker: str) -> None:
