@@ -102,15 +102,34 @@ def _tournament(**changes: Any) -> dict[str, Any]:
             "tournament.games[0].result: unknown result code '2-0'",
         ),
         (
-            json.dumps(_tournament(players=[{"pid": "A", "birth_year": 1}, {"pid": "A", "birth_year": 2}])),
+            json.dumps(_tournament(players=[{"pid": "A", "birth_year": 1980}, {"pid": "A", "birth_year": 1981}])),
             "tournament.players[1].pid: player 'A' is listed twice",
         ),
-        (json.dumps(_tournament(acronym="ABCD")), "tournament.acronym: must have 3 characters"),
+        (json.dumps(_tournament(acronym="ABCD")), "tournament.acronym: must have 3 printable characters"),
+        (json.dumps(_tournament(acronym="A\x00C")), "tournament.acronym: must have 3 printable characters"),
+        (json.dumps(_tournament(end_date="20250301")), "tournament.end_date: expected a date YYYY-MM-DD"),
+        (json.dumps(_tournament(id=2**31)), "tournament.id: must be between 1 and 2147483647"),
+        (
+            json.dumps(_tournament(players=[{"pid": "A", "fide_rating": 10**15}, {"pid": "B"}])),
+            "tournament.players[0].fide_rating: must be between 0 and 3500",
+        ),
+        (
+            json.dumps(_tournament(players=[{"pid": "A", "birth_year": 3000}, {"pid": "B"}])),
+            "tournament.players[0].birth_year: must be between 1850 and 2200",
+        ),
+        (
+            json.dumps(_tournament(players=[{"pid": "A" * 65}, {"pid": "B"}])),
+            "tournament.players[0].pid: must be 1 to 64 printable characters",
+        ),
+        (
+            json.dumps({"tournament": _tournament()["tournament"], "states": {"A": {"rating": 2**40, "index": 1}}}),
+            "states.A.rating: must be between 0 and 3500",
+        ),
         (json.dumps(_tournament(id="7")), "tournament.id: expected an integer"),
         (json.dumps(_tournament(players="nobody")), "tournament.players: expected an array"),
         (
             json.dumps({"tournament": _tournament()["tournament"], "states": {"A": {"rating": 1500, "index": -1}}}),
-            "states.A.index: must not be negative",
+            "states.A.index: must be between 0 and 9999",
         ),
         (json.dumps([_tournament(), 5]), "[1]: expected an object"),
     ],
@@ -135,10 +154,33 @@ def test_rate_refuses_bad_input_with_one_line(stdin: str, message: str) -> None:
             [{"id": 1, "acronym": "ABC", "end_date": "2025-01-01", "players": [], "games": [{}]}],
             "events[0].games[0].result: missing",
         ),
+        (
+            [{"start_rating": {"pid": "A", "date": "2025-01-01", "rating": 1500, "index": -1}}],
+            "events[0].start_rating.index: must be between 0 and 9999",
+        ),
+        ([{"withdraw": 2**63}], "events[0].withdraw: must be between 1 and 2147483647"),
     ],
 )
 def test_replay_refuses_bad_input(events: list[Any], message: str) -> None:
     code, _, err = _run(["replay", "-"], json.dumps({"initial_states": {}, "events": events}))
+    assert code == 2
+    assert message in err
+
+
+@pytest.mark.parametrize(
+    ("states", "message"),
+    [
+        ({"A" * 65: {"rating": 1500, "index": 1}}, f"initial_states.{'A' * 65}: must be 1 to 64 printable characters"),
+        (
+            {"A": {"rating": None, "index": 0, "leftover": [
+                {"tournament": 1, "end_date": "2025-01-01", "opp_rating": 10**20, "points": 1}
+            ]}},
+            "initial_states.A.leftover[0].opp_rating: must be between 0 and 3500",
+        ),
+    ],
+)  # fmt: skip
+def test_replay_refuses_impossible_states(states: dict[str, Any], message: str) -> None:
+    code, _, err = _run(["replay", "-"], json.dumps({"initial_states": states, "events": []}))
     assert code == 2
     assert message in err
 

@@ -7,6 +7,7 @@ the place and the problem.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any, TypeVar
@@ -42,6 +43,19 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+# Ranges of the numbers read. The spec sets none; these are what a rating officer would call a
+# typing error beyond (and what the database stores): a DWZ or FIDE rating 0-3500 (as the
+# REST API takes a FIDE rating), an index below 10000 (a count of evaluations), a birth year
+# as the register takes it, a tournament id that the database's integer column holds. A number
+# beyond them is refused here, naming its place, instead of failing in the database or in the
+# engine's arithmetic much later.
+_RATING = (0, 3500)
+_INDEX = (0, 9999)
+_BIRTH_YEAR = (1850, 2200)
+_TOURNAMENT_ID = (1, 2**31 - 1)
+_PID_LENGTH = 64  # the register's external id
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 _RESULTS = {code.value: code for code in ResultCode} | {"½-½": ResultCode.DRAW, "0.5-0.5": ResultCode.DRAW}
 
 
@@ -61,6 +75,23 @@ def _field(
     if not isinstance(value, kind):
         raise InvalidInputError(f"{place}.{key}", f"expected {_kind_name(kind)}, got {value!r}")
     return value
+
+
+def _number_in(obj: Mapping[str, Any], key: str, place: str, bounds: tuple[int, int], *, optional: bool = False) -> Any:
+    """An integer field within ``bounds`` (inclusive)."""
+    value = _field(obj, key, place, int, optional=optional)
+    low, high = bounds
+    if value is not None and not low <= value <= high:
+        raise InvalidInputError(f"{place}.{key}", f"must be between {low} and {high}, got {_short(value)}")
+    return value
+
+
+def _pid(obj: Mapping[str, Any], key: str, place: str) -> str:
+    """A player id: a string or an integer, at most 64 characters, nothing unprintable."""
+    pid = str(_field(obj, key, place, (str, int)))
+    if not pid or len(pid) > _PID_LENGTH or not pid.isprintable():
+        raise InvalidInputError(f"{place}.{key}", f"must be 1 to {_PID_LENGTH} printable characters, got {_short(pid)}")
+    return pid
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -88,7 +119,8 @@ def _short(value: Any) -> str:
 
 
 def _date(value: Any, place: str) -> date:
-    if not isinstance(value, str):
+    # Python also reads "20260315" and "2026-W11-7" as ISO dates; the format is YYYY-MM-DD only.
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
         raise InvalidInputError(place, f"expected a date YYYY-MM-DD, got {_short(value)}")
     try:
         return date.fromisoformat(value)
@@ -109,13 +141,13 @@ def _list(obj: Mapping[str, Any], key: str, place: str, item: Callable[[Any, str
 
 def _participant(value: Any, place: str) -> Participant:
     obj = _object(value, place)
-    pid = _field(obj, "pid", place, (str, int))
+    pid = _pid(obj, "pid", place)
     member = _field(obj, "member", place, bool, optional=True)
     return Participant(
-        pid=str(pid),
-        birth_year=_field(obj, "birth_year", place, int, optional=True),
+        pid=pid,
+        birth_year=_number_in(obj, "birth_year", place, _BIRTH_YEAR, optional=True),
         member=True if member is None else member,
-        fide_rating=_field(obj, "fide_rating", place, int, optional=True),
+        fide_rating=_number_in(obj, "fide_rating", place, _RATING, optional=True),
     )
 
 
@@ -126,8 +158,8 @@ def _game(value: Any, place: str) -> Game:
         allowed = ", ".join(code.value for code in ResultCode)
         raise InvalidInputError(f"{place}.result", f"unknown result code {result!r} (allowed: {allowed})")
     return Game(
-        white=str(_field(obj, "white", place, (str, int))),
-        black=str(_field(obj, "black", place, (str, int))),
+        white=_pid(obj, "white", place),
+        black=_pid(obj, "black", place),
         result=_RESULTS[result],
     )
 
@@ -135,11 +167,11 @@ def _game(value: Any, place: str) -> Game:
 def load_tournament(value: Any, place: str = "tournament") -> Tournament:
     obj = _object(value, place)
     acronym = _field(obj, "acronym", place, str)
-    if len(acronym) != 3:
-        raise InvalidInputError(f"{place}.acronym", f"must have 3 characters, got {acronym!r}")
+    if len(acronym) != 3 or not acronym.isprintable():
+        raise InvalidInputError(f"{place}.acronym", f"must have 3 printable characters, got {acronym!r}")
     players = _list(obj, "players", place, _participant)
     games = _list(obj, "games", place, _game)
-    tournament_id = _field(obj, "id", place, int)
+    tournament_id = _number_in(obj, "id", place, _TOURNAMENT_ID)
     end_date = _date(obj.get("end_date"), f"{place}.end_date")
     try:
         return Tournament(id=tournament_id, acronym=acronym, end_date=end_date, players=players, games=games)
@@ -150,9 +182,9 @@ def load_tournament(value: Any, place: str = "tournament") -> Tournament:
 def _leftover(value: Any, place: str) -> LeftoverGame:
     obj = _object(value, place)
     return LeftoverGame(
-        tournament=_field(obj, "tournament", place, int),
+        tournament=_number_in(obj, "tournament", place, _TOURNAMENT_ID),
         end_date=_date(obj.get("end_date"), f"{place}.end_date"),
-        opp_rating=_field(obj, "opp_rating", place, int),
+        opp_rating=_number_in(obj, "opp_rating", place, _RATING),
         points=_points(obj.get("points"), f"{place}.points"),
         opp_fide=bool(_field(obj, "opp_fide", place, bool, optional=True)),
     )
@@ -160,16 +192,16 @@ def _leftover(value: Any, place: str) -> LeftoverGame:
 
 def load_state(value: Any, place: str) -> PlayerState:
     obj = _object(value, place)
-    rating = _field(obj, "rating", place, int, optional=True)
-    index = _field(obj, "index", place, int, optional=True)
-    if index is not None and index < 0:
-        raise InvalidInputError(f"{place}.index", f"must not be negative, got {index}")
+    rating = _number_in(obj, "rating", place, _RATING, optional=True)
+    index = _number_in(obj, "index", place, _INDEX, optional=True)
     leftover = _list(obj, "leftover", place, _leftover) if "leftover" in obj else ()
     return PlayerState(rating=rating, index=index or 0, leftover=leftover)
 
 
 def load_states(value: Any, place: str) -> dict[PlayerId, PlayerState]:
     obj = _object(value, place)
+    for pid in obj:
+        _pid({pid: pid}, pid, place)
     return {str(pid): load_state(state, f"{place}.{pid}") for pid, state in obj.items()}
 
 
@@ -187,15 +219,15 @@ def load_event(value: Any, place: str) -> Tournament | Withdrawal | StartRating:
     ``{"withdraw": id}`` or a start rating ``{"start_rating": {pid, date, rating, index}}``."""
     obj = _object(value, place)
     if "withdraw" in obj:
-        return Withdrawal(tournament=_field(obj, "withdraw", place, int))
+        return Withdrawal(tournament=_number_in(obj, "withdraw", place, _TOURNAMENT_ID))
     if "start_rating" in obj:
         inner = _object(obj["start_rating"], f"{place}.start_rating")
         inner_place = f"{place}.start_rating"
         return StartRating(
-            pid=str(_field(inner, "pid", inner_place, (str, int))),
+            pid=_pid(inner, "pid", inner_place),
             date=_date(inner.get("date"), f"{inner_place}.date"),
-            rating=_field(inner, "rating", inner_place, int),
-            index=_field(inner, "index", inner_place, int),
+            rating=_number_in(inner, "rating", inner_place, _RATING),
+            index=_number_in(inner, "index", inner_place, _INDEX),
         )
     return load_tournament(obj, place)
 
