@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import ProgrammingError
 
 from tests.conftest import VECTORS
@@ -23,7 +23,7 @@ from tests.db.scenario import (
 from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
 from zdb.ratings.embedded import EmbeddedRecalculator
-from zdb.ratings.models import RecalcState
+from zdb.ratings.models import PlayerRating, RecalcState
 from zdb.ratings.queries import recalc_status
 from zdb.ratings.recalc import LOCK_KEY, recalculate
 from zdb.ratings.schemas import RecalcProgress, RecalcStatus
@@ -90,6 +90,31 @@ def test_from_scratch_equals_incremental(database_url: str) -> None:
     outcome = recalc(database_url, from_scratch=True)
     assert outcome.from_scratch
     assert exported(database_url) == incremental
+    assert differences(database_url) == []
+
+
+def _current_ratings(url: str) -> dict[int, tuple[Any, ...]]:
+    r = PlayerRating
+    with engine_for(url).connect() as connection:
+        rows = connection.execute(select(r.player_pkz, r.rating, r.rating_index, r.leftover, r.changed_at))
+        return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def test_a_from_scratch_run_rewrites_only_the_ratings_that_differ(database_url: str) -> None:
+    submit(database_url, _document(REPLAY["events"], REPLAY["initial_states"]))
+    recalc(database_url)
+    before = _current_ratings(database_url)
+    assert len(before) == len(REPLAY["expected"]["final_states"])
+    outcome = recalc(database_url, from_scratch=True)
+    assert outcome.changed_players == 0 and _current_ratings(database_url) == before  # changed_at included
+    tampered, untouched = sorted(before)[:2], sorted(before)[2:]
+    with engine_for(database_url).begin() as connection:
+        connection.execute(update(PlayerRating).where(PlayerRating.player_pkz == tampered[0]).values(rating_index=99))
+        connection.execute(delete(PlayerRating).where(PlayerRating.player_pkz == tampered[1]))
+    assert recalc(database_url, from_scratch=True).changed_players == 2
+    after = _current_ratings(database_url)
+    assert {pkz: after[pkz][:3] for pkz in before} == {pkz: row[:3] for pkz, row in before.items()}
+    assert {pkz: after[pkz] for pkz in untouched} == {pkz: before[pkz] for pkz in untouched}
     assert differences(database_url) == []
 
 

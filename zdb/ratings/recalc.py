@@ -185,10 +185,10 @@ def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
     repo.write_steps(session, replayed(), into=shadow.target if shadow is not None else str)
     if shadow is not None:
         shadow.swap()
-    repo.write_current_ratings(session, final, replace=False)  # deleted above
+    changed = repo.replace_current_ratings(session, final)
     _mark_evaluated(session, versions, withdrawn)
     session.execute(update(StartRatingRow).values(evaluated=True))
-    return len(versions), len(final), 0
+    return len(versions), changed, 0
 
 
 def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[int]) -> None:

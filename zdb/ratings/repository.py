@@ -57,6 +57,7 @@ __all__ = [
     "iter_stored_steps",
     "load_initial_states",
     "load_start_ratings",
+    "replace_current_ratings",
     "state_before",
     "state_from_columns",
     "stored_evaluations",
@@ -421,9 +422,10 @@ def delete_evaluations(session: Session, tournament_ids: Iterable[int]) -> None:
 
 
 def delete_all_results(session: Session, *, rebuilt: bool = False) -> None:
-    """Every derived row; the history and the evaluations are left alone when ``rebuilt``
-    (their tables are replaced whole, ``shadow_tables``)."""
-    for model in (PlayerRating,) if rebuilt else (HistoryRow, Evaluation, PlayerRating):
+    """The history and the evaluations, unless ``rebuilt`` (their tables are replaced whole,
+    ``shadow_tables``). Current ratings stay: ``replace_current_ratings`` rewrites only those
+    that differ."""
+    for model in () if rebuilt else (HistoryRow, Evaluation):
         session.execute(delete(model))
     session.execute(update(StartRatingRow).values(evaluated=False))
 
@@ -431,12 +433,38 @@ def delete_all_results(session: Session, *, rebuilt: bool = False) -> None:
 _RATING_COLUMNS = ("player_pkz", "rating", "rating_index", "leftover")
 
 
-def write_current_ratings(session: Session, states: Mapping[PlayerId, PlayerState], *, replace: bool = True) -> None:
-    """Store the current state of the given players (the final states of the time line),
-    replacing what is stored for them unless the caller knows nothing is (``replace``)."""
-    if replace:
-        pids = [int(pid) for pid in states]
-        for start in range(0, len(pids), 5000):
-            session.execute(delete(PlayerRating).where(PlayerRating.player_pkz.in_(pids[start : start + 5000])))
+def replace_current_ratings(session: Session, states: Mapping[PlayerId, PlayerState]) -> int:
+    """Make the stored current ratings those of ``states`` (every player's final state of a
+    from-scratch run), rewriting only the rows that differ: a row that stands keeps its
+    ``changed_at``, so the change feed (``/ratings/changes``) names only players whose rating
+    did change. The number of players whose current state changed."""
+    p = PlayerRating
+    stored = {
+        str(pkz): (rating, index, leftover or None)
+        for pkz, rating, index, leftover in stream_rows(
+            session, select(p.player_pkz, p.rating, p.rating_index, p.leftover)
+        )
+    }
+    changed: dict[PlayerId, PlayerState] = {}
+    for pid, state in states.items():
+        had = stored.pop(pid, None)
+        now = None if state == EMPTY_STATE else (state.rating, state.index, encode_leftover(state.leftover))
+        if had != now:
+            changed[pid] = state
+    gone = [int(pid) for pid in stored]  # stored, but no longer anyone's state
+    _delete_current_ratings(session, gone)
+    write_current_ratings(session, changed)
+    return len(changed) + len(gone)
+
+
+def _delete_current_ratings(session: Session, pkzs: Sequence[int]) -> None:
+    for start in range(0, len(pkzs), 5000):
+        session.execute(delete(PlayerRating).where(PlayerRating.player_pkz.in_(pkzs[start : start + 5000])))
+
+
+def write_current_ratings(session: Session, states: Mapping[PlayerId, PlayerState]) -> None:
+    """Store the current state of the given players (their final states of the time line),
+    replacing what is stored for them; a player without a state has no row."""
+    _delete_current_ratings(session, [int(pid) for pid in states])
     rows = ((int(pid), s.rating, s.index, encode_leftover(s.leftover)) for pid, s in states.items() if s != EMPTY_STATE)
     copy_rows(session, PlayerRating.__table__, _RATING_COLUMNS, rows)  # type: ignore[arg-type]
