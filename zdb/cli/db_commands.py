@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
 import click
+from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import DataError, IntegrityError
 
 from zdb.cli.errors import fail, read_json, reported_input_errors
 from zdb.config import settings
@@ -18,6 +21,18 @@ __all__ = ["register"]
 
 def _url(url: str | None) -> str:
     return url or settings().database_url
+
+
+def _migrated(url: str | None) -> Engine:
+    """The engine of a database whose schema is this version's; otherwise the command stops
+    with what to do (exit 1)."""
+    from zdb.migrate import schema_problem
+
+    resolved = _url(url)
+    problem = schema_problem(resolved)
+    if problem is not None:
+        raise click.ClickException(problem)
+    return engine_for(resolved)
 
 
 _URL = click.option("--database-url", "url", envvar="ZDB_DATABASE_URL", help="Default: the embedded SQLite file.")
@@ -57,7 +72,7 @@ def recalc_command(from_scratch: bool, url: str | None) -> None:
     """Bring every stored rating up to date now, in this process."""
     from zdb.ratings.runner import run_recalculation
 
-    outcome = run_recalculation(engine_for(_url(url)), from_scratch=from_scratch, show_progress=sys.stderr.isatty())
+    outcome = run_recalculation(_migrated(url), from_scratch=from_scratch, show_progress=sys.stderr.isatty())
     if not outcome.ran:
         click.echo("another recalculation is running; it will take every change into account")
         return
@@ -75,7 +90,7 @@ def verify_command(limit: int, url: str | None) -> None:
     """Recompute the whole time line in memory and compare it with every stored figure."""
     from zdb.ratings.verify import verify
 
-    with unit_of_work(engine_for(_url(url))) as session:
+    with unit_of_work(_migrated(url)) as session:
         differences = verify(session)
     for line in differences[:limit]:
         click.echo(line)
@@ -96,14 +111,17 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
     from zdb.tournaments.importer import import_replay_document
 
     source = file.name if file.name != "<stdin>" else "stdin"
+    engine = _migrated(url)
     document = read_json(file, source)
-    engine = engine_for(_url(url))
     with reported_input_errors(source):
         try:
             with unit_of_work(engine) as session:
                 counts = import_replay_document(session, document, by=by)
         except DomainError as error:
             fail(source, str(error))
+        except (DataError, IntegrityError) as error:
+            # What the reader lets through and the database refuses; nothing was stored.
+            fail(source, f"cannot be stored: {str(error.orig).splitlines()[0]}")
     click.echo(", ".join(f"{value} {name}" for name, value in counts.items()))
     if not no_recalc:
         outcome = run_recalculation(engine)
@@ -116,23 +134,35 @@ def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
     from zdb.ratings.export import export_replay
 
-    with unit_of_work(engine_for(_url(url))) as session:
+    with unit_of_work(_migrated(url)) as session:
         document = export_replay(session)
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
 
 
+def _scale(context: click.Context, parameter: click.Parameter, value: float) -> float:
+    if not (math.isfinite(value) and 0 < value <= 10):  # zdb.synthetic.generate's range
+        raise click.BadParameter(f"must be above 0 and at most 10, got {value}")
+    return value
+
+
 @click.command("synth")
-@click.option("--scale", default=1.0, show_default=True, help="1.0: ~100,000 players, ~5 M games; 0.1: a tenth.")
+@click.option(
+    "--scale", default=1.0, show_default=True, callback=_scale, help="1.0: ~100,000 players, ~5 M games; 0.1: a tenth."
+)
 @click.option("--seed", default=1, show_default=True)
 @click.option("--no-recalc", is_flag=True, help="Load only; recalculate later.")
 @_URL
 def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> None:
     """Load the engine benchmark's synthetic federation into an empty database."""
     from zdb.loaders.synthetic import load_register, load_tournaments
+    from zdb.players.models import Player
     from zdb.ratings.runner import run_recalculation
     from zdb.synthetic import generate
 
-    engine = engine_for(_url(url))
+    engine = _migrated(url)
+    with engine.connect() as connection:
+        if connection.execute(select(func.count()).select_from(Player)).scalar_one():
+            raise click.ClickException("the database already holds players: synth loads into an empty database")
     click.echo(f"generating the synthetic federation (seed {seed}, scale {scale}) ...")
     world = generate(seed=seed, scale=scale)
     with unit_of_work(engine) as session:

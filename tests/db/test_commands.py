@@ -1,0 +1,87 @@
+"""The database commands as an operator runs them: ``zdb import`` then ``zdb export`` gives
+the vectors' expected results, ``zdb verify`` finds a tampered figure, bad input and a database
+without this version's schema are refused with one line and nothing stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import update
+
+from tests.conftest import VECTORS
+from tests.db.scenario import assert_export_equals, exported
+from zdb.cli import main
+from zdb.db import engine_for
+from zdb.migrate import downgrade, upgrade
+from zdb.ratings.models import PlayerRating
+
+REPLAY = VECTORS["replays"][0]
+
+
+def _zdb(url: str, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, [*args, "--database-url", url])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _file(tmp_path: Path, document: Any) -> str:
+    path = tmp_path / "timeline.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return str(path)
+
+
+def test_import_export_and_verify(database_url: str, tmp_path: Path) -> None:
+    document = {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]}
+    code, out, err = _zdb(database_url, "import", _file(tmp_path, document))
+    assert code == 0, err
+    code, out, err = _zdb(database_url, "export")
+    assert code == 0, err
+    assert_export_equals(json.loads(out), REPLAY["expected"])
+    assert _zdb(database_url, "verify")[0] == 0
+    with engine_for(database_url).begin() as connection:
+        connection.execute(update(PlayerRating).values(rating=PlayerRating.rating + 1))
+    code, out, err = _zdb(database_url, "verify")
+    assert code == 1 and "differences" in err and out
+
+
+@pytest.mark.parametrize(
+    ("events", "message"),
+    [
+        ([{"withdraw": 99}], "events[4]: tournament 99 does not exist"),
+        ([dict(REPLAY["events"][0], players=[{"pid": "X", "fide_rating": 10**15}])], "must be between 0 and 3500"),
+    ],
+)
+def test_a_bad_import_stores_nothing(database_url: str, tmp_path: Path, events: list[Any], message: str) -> None:
+    document = {"initial_states": REPLAY["initial_states"], "events": [*REPLAY["events"][1:], *events]}
+    code, out, err = _zdb(database_url, "import", _file(tmp_path, document))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and message in err
+    assert exported(database_url)["history"] == {}
+
+
+def test_a_database_without_this_versions_schema_is_named(sqlite_url: str, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.sqlite3"
+    for command in (["recalc"], ["verify"], ["export"], ["synth", "--scale", "0.001"]):
+        code, _, err = _zdb(f"sqlite:///{missing}", *command)
+        assert code == 1 and f"there is no database at {missing}: create it with `zdb db upgrade`" in err, command
+    assert not missing.exists()
+    downgrade(sqlite_url, "base")
+    code, _, err = _zdb(sqlite_url, "recalc")
+    assert code == 1 and "the database has no schema yet: run `zdb db upgrade`" in err
+    upgrade(sqlite_url, "0001")
+    code, _, err = _zdb(sqlite_url, "export")
+    assert code == 1 and "the database's schema is at revision 0001; this version of ZDB needs" in err
+    upgrade(sqlite_url)
+    assert _zdb(sqlite_url, "export")[0] == 0
+
+
+def test_synth_takes_an_empty_database_and_a_sensible_scale(sqlite_url: str) -> None:
+    for scale in ("0", "-1", "nan", "11"):
+        code, _, err = _zdb(sqlite_url, "synth", "--scale", scale)
+        assert code == 2 and "must be above 0 and at most 10" in err, scale
+    code, _, err = _zdb(sqlite_url, "synth", "--scale", "0.001", "--no-recalc")
+    assert code == 0, err
+    code, _, err = _zdb(sqlite_url, "synth", "--scale", "0.001")
+    assert code == 1 and "the database already holds players" in err
