@@ -122,7 +122,7 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
         except (DataError, IntegrityError) as error:
             # What the reader lets through and the database refuses; nothing was stored.
             fail(source, f"cannot be stored: {str(error.orig).splitlines()[0]}")
-    click.echo(", ".join(f"{value} {name}" for name, value in counts.items()))
+    click.echo(", ".join(f"{value} {name.replace('_', ' ')}" for name, value in counts.items()))
     if not no_recalc:
         outcome = run_recalculation(engine)
         click.echo(f"recalculated: {outcome.evaluated} tournaments evaluated in {outcome.duration_ms} ms")
@@ -133,10 +133,14 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
     from zdb.ratings.export import export_replay
+    from zdb.ratings.models import RecalcState
 
     with unit_of_work(_migrated(url)) as session:
         document = export_replay(session)
+        pending = session.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is not None
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+    if pending:
+        click.echo("note: changes wait for a recalculation (zdb recalc); these are the last run's results", err=True)
 
 
 def _scale(context: click.Context, parameter: click.Parameter, value: float) -> float:

@@ -42,7 +42,9 @@ def import_replay_document(session: Session, document: Any, *, by: str) -> dict[
     )
     pkz = {**known, **dict(zip(new, numbers, strict=True))}
     set_initial_states(session, {pkz[pid]: state for pid, state in states.items()})
-    counts = {"players": len(new), "tournaments": 0, "withdrawals": 0, "start_ratings": 0}
+    # Initial states replace those stored for the same players (and move their whole history).
+    counts = {"players": len(new), "initial_states": len(states), "tournaments": 0, "withdrawals": 0}
+    counts["start_ratings"] = 0
     for k, event in enumerate(events):
         try:
             _take(session, event, pkz, by, counts)
