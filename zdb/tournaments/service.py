@@ -100,15 +100,19 @@ def submit_tournaments(
 
     Validation runs before anything is written: one bad submission refuses the whole batch.
     """
+    hold(session, TOURNAMENT_IDS)  # concurrent submitters must not read the same highest id
+    # Read under the lock, and lock the corrected tournaments' rows: a correction or a
+    # withdrawal committed meanwhile is seen (the next version number, the withdrawn status),
+    # never overwritten with what this request read before (a lost update).
     records = {
         r.id: r
         for r in session.execute(
-            select(TournamentRecord).where(
-                TournamentRecord.id.in_([s.tournament_id for s in submissions if s.tournament_id is not None])
-            )
+            select(TournamentRecord)
+            .where(TournamentRecord.id.in_([s.tournament_id for s in submissions if s.tournament_id is not None]))
+            .with_for_update()
+            .execution_options(populate_existing=True)
         ).scalars()
     }
-    hold(session, TOURNAMENT_IDS)  # concurrent submitters must not read the same highest id
     next_id = (session.execute(select(func.max(TournamentRecord.id))).scalar() or 0) + 1
     now = datetime.now(UTC)
     assigned: list[tuple[int, int]] = []
@@ -184,7 +188,9 @@ def submit_tournaments(
 
 
 def withdraw_tournament(session: Session, tournament_id: int, *, by: str) -> None:
-    record = session.get(TournamentRecord, tournament_id, with_for_update=True)
+    # Locked and read afresh (the request may have read it before): a correction committed
+    # meanwhile is seen, and none can commit until this withdrawal does.
+    record = session.get(TournamentRecord, tournament_id, with_for_update=True, populate_existing=True)
     if record is None:
         raise NotFoundError(f"tournament {tournament_id} does not exist")
     if record.status == "withdrawn":
