@@ -10,6 +10,7 @@ import time
 from datetime import UTC, date, datetime
 from typing import Any
 
+import psycopg
 import pytest
 from fastapi import APIRouter
 from fastapi.testclient import TestClient
@@ -112,6 +113,9 @@ def test_a_database_out_of_reach_is_answered_503(caplog: pytest.LogCaptureFixtur
         (DomainError("something else"), 400, "bad-request", []),
         (IntegrityError("INSERT", {}, Exception("duplicate key")), 409, "conflict", []),
         (DataError("INSERT", {}, Exception("NUL (0x00) bytes")), 422, "invalid-submission", []),
+        # A bulk COPY raises psycopg's errors unwrapped.
+        (psycopg.errors.UniqueViolation("duplicate key"), 409, "conflict", []),
+        (psycopg.errors.NumericValueOutOfRange("integer out of range"), 422, "invalid-submission", []),
     ],
 )  # fmt: skip
 def test_domain_errors_map_to_problems(

@@ -198,6 +198,22 @@ def test_every_problem_in_one_answer(fresh: World) -> None:
     assert _counts(fresh.url) == before
 
 
+@pytest.mark.parametrize(
+    ("changes", "place"),
+    [
+        ({"name": "Herbst\x00turnier"}, "body.name"),
+        ({"games": [{**_games(4)[0], "round": 2**40}, *_games(4)[1:]]}, "body.games[0].round"),
+        ({"games": [{**_games(4)[0], "board": 2**40}, *_games(4)[1:]]}, "body.games[0].board"),
+    ],
+)
+def test_a_value_beyond_what_can_be_stored_is_refused(fresh: World, changes: dict[str, Any], place: str | None) -> None:
+    before = _counts(fresh.url)
+    answer = _post(fresh, _body(fresh, **changes))
+    assert answer.status_code == 422, answer.text
+    assert place is None or place in {e["place"] for e in answer.json()["errors"]}
+    assert _counts(fresh.url) == before
+
+
 def test_role_boundaries(fresh: World) -> None:
     body = _body(fresh)
     assert _post(fresh, body, None).status_code == 401

@@ -192,11 +192,16 @@ async def _engine_input(request: Request, error: Exception) -> JSONResponse:
     return problem_response(request, 422, "invalid-submission", str(error), errors=[(error.place, error.problem)])
 
 
+def _driver_error(error: Exception) -> BaseException | None:
+    """psycopg's own error behind SQLAlchemy's wrapper; a bulk COPY raises it unwrapped."""
+    return error.orig if isinstance(error, (DataError, IntegrityError)) else error
+
+
 async def _unstorable(request: Request, error: Exception) -> JSONResponse:
     # The database refused a value of the request (a NUL character in a text, a number beyond
     # a column's range): the request is at fault, and the unit of work has rolled back.
-    assert isinstance(error, DataError)
-    detail = str(error.orig).splitlines()[0] if error.orig is not None else "a value cannot be stored"
+    cause = _driver_error(error)
+    detail = str(cause).splitlines()[0] if cause is not None else "a value cannot be stored"
     return problem_response(request, 422, "invalid-submission", f"a value of the request cannot be stored: {detail}")
 
 
@@ -236,7 +241,9 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(DomainError, _domain)
     app.add_exception_handler(InvalidInputError, _engine_input)
     app.add_exception_handler(DataError, _unstorable)
+    app.add_exception_handler(psycopg.DataError, _unstorable)
     app.add_exception_handler(IntegrityError, _conflicting)
+    app.add_exception_handler(psycopg.IntegrityError, _conflicting)
     # SQLAlchemy's wrappers, and psycopg's own errors of the asynchronous read pool (a pool
     # that cannot hand out a connection in time raises psycopg_pool.PoolTimeout, an
     # OperationalError too).

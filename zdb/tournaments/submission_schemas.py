@@ -10,9 +10,9 @@ all. Absent values are null.
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from zdb.tournaments.schemas import EvaluationFigures
 
@@ -27,6 +27,17 @@ __all__ = [
 ]
 
 
+def _printable(value: str) -> str:
+    # A NUL or another control character in a name is a broken file or client, never a name
+    # (and PostgreSQL cannot store a NUL in a text).
+    if not value.isprintable():
+        raise ValueError("must not contain control characters (tab, newline, NUL, ...)")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_printable)]
+
+
 class PlayerIn(BaseModel):
     """One participant: who he is (any one of the identifications, or a newcomer's data) and his
     figures in this tournament. Identifications are tried in order: ``pkz``, ``club_code`` +
@@ -36,14 +47,14 @@ class PlayerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     pkz: int | None = Field(default=None, ge=1, le=2**63 - 1, description="the person number", examples=[10000042])
-    club_code: str | None = Field(default=None, max_length=5, description="with member_no", examples=["C0327"])
+    club_code: Text | None = Field(default=None, max_length=5, description="with member_no", examples=["C0327"])
     member_no: int | None = Field(default=None, ge=0, le=2**31 - 1, examples=[17])
     fide_id: int | None = Field(default=None, ge=1, le=2**63 - 1, examples=[4600001])
-    surname: str | None = Field(default=None, max_length=100, examples=["Müller"])
-    given_name: str | None = Field(default=None, max_length=100, examples=["Anna"])
+    surname: Text | None = Field(default=None, max_length=100, examples=["Müller"])
+    given_name: Text | None = Field(default=None, max_length=100, examples=["Anna"])
     birth_date: date | None = Field(default=None, examples=["1980-05-17"])
     sex: Literal["M", "F", "D"] | None = Field(default=None, examples=["F"])
-    club: str | None = Field(
+    club: Text | None = Field(
         default=None, max_length=5, description="a newcomer's club (code): a membership is added", examples=["C0327"]
     )
     birth_year: int | None = Field(
@@ -56,8 +67,9 @@ class PlayerIn(BaseModel):
 class GameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    round: int | None = Field(default=None, ge=1, examples=[1])
-    board: int | None = Field(default=None, ge=1, examples=[1])
+    # No tournament has more rounds or boards than this; a bigger number is a typing error.
+    round: int | None = Field(default=None, ge=1, le=999, examples=[1])
+    board: int | None = Field(default=None, ge=1, le=9999, examples=[1])
     white: int = Field(description="start number: 1-based position in players", examples=[1])
     black: int = Field(description="start number: 1-based position in players", examples=[2])
     result: str = Field(
@@ -71,16 +83,16 @@ class TournamentIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    acronym: str = Field(min_length=1, max_length=3, description="three characters", examples=["VMS"])
-    name: str = Field(default="", max_length=200, examples=["Vereinsmeisterschaft 2026"])
-    federation: str = Field(
+    acronym: Text = Field(min_length=1, max_length=3, description="three characters", examples=["VMS"])
+    name: Text = Field(default="", max_length=200, examples=["Vereinsmeisterschaft 2026"])
+    federation: Text = Field(
         max_length=4, description="the organising federation (club-code prefix, in a referee's scope)", examples=["C03"]
     )
     kind: Literal["individual", "team_season"] = "individual"
     start_date: date | None = Field(default=None, examples=["2026-09-18"])
     end_date: date = Field(examples=["2026-09-20"])
     round_dates: list[date] = Field(default_factory=list, examples=[["2026-09-18", "2026-09-19", "2026-09-20"]])
-    time_control: str = Field(
+    time_control: Text = Field(
         max_length=100,
         description="PGN TimeControl notation (periods ':'-separated, each 'moves/seconds+increment') or "
         "written out ('90 min + 30 s'); spec §3: at least 90 minutes (U12 youth: 60)",
