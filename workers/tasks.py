@@ -3,12 +3,22 @@
 ``zdb.recalculate`` brings the stored results up to date; running it twice does no harm (the
 second run finds nothing pending). ``zdb.sweep`` (Celery beat) starts one whenever the dirty
 position is set, so a lost message or a broker outage delays a recalculation, never loses it.
+
+At most one request waits in the queue (``request``): one run takes every change committed
+before it starts, so a thousand submissions during a long run need one message after it, not a
+thousand. A mark in Redis says that one waits; the task clears it as it starts (a change
+committed after that sends the next one), and it expires by itself, so a message the broker
+lost is sent again.
 """
 
 from __future__ import annotations
 
+import logging
+from functools import cache
 from typing import Any
 
+import redis
+from celery import Celery
 from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
 
@@ -18,7 +28,12 @@ from zdb.db import engine_for
 from zdb.ratings.models import RecalcState
 from zdb.ratings.runner import run_recalculation
 
-__all__ = ["TRANSIENT_ERRORS", "recalculate", "sweep"]
+__all__ = ["TRANSIENT_ERRORS", "dispatch", "recalculate", "request", "sweep"]
+
+_log = logging.getLogger(__name__)
+
+_WAITING = "zdb:recalculation-waiting"
+_WAITING_SECONDS = 60
 
 #: Errors worth another attempt: the server could not be reached or the connection broke
 #: (OperationalError, InterfaceError), or the server gave up on the transaction and asks for
@@ -38,9 +53,10 @@ TRANSIENT_ERRORS = (OperationalError, InterfaceError)
     max_retries=6,
 )
 def recalculate(self: Any, from_scratch: bool = False) -> dict[str, Any]:
+    _clear_waiting(self.app)
     outcome = run_recalculation(engine_for(settings().database_url), from_scratch=from_scratch)
     if outcome.ran and not outcome.clean:
-        self.apply_async()  # changes arrived during the run: take them now
+        request(self.app)  # changes arrived during the run: take them now
     return {"ran": outcome.ran, "evaluated": outcome.evaluated, "clean": outcome.clean}
 
 
@@ -52,12 +68,37 @@ def sweep() -> bool:
         dirty = connection.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar()
     if dirty is None:
         return False
-    # Expires with the next sweep: while a long run keeps the worker busy, the sweeps' messages
-    # are dropped instead of queueing up (the next sweep sends a fresh one if still needed).
-    recalculate.apply_async(expires=settings().sweep_seconds)
+    # Expires with the next sweep: a sweep's message that waited that long behind a run is
+    # dropped (the next sweep sends a fresh one if still needed).
+    return request(app, expires=settings().sweep_seconds)
+
+
+def request(celery: Celery, **options: Any) -> bool:
+    """Queue a recalculation unless one already waits; True if one was sent."""
+    mark = _marks(celery.conf.broker_url)
+    if mark is not None and not mark.set(_WAITING, "1", nx=True, ex=_WAITING_SECONDS):
+        return False
+    celery.send_task("zdb.recalculate", **options)
     return True
+
+
+def _clear_waiting(celery: Celery) -> None:
+    mark = _marks(celery.conf.broker_url)
+    if mark is None:
+        return
+    try:
+        mark.delete(_WAITING)
+    except redis.RedisError:  # the mark expires by itself: requests wait a minute at most
+        _log.warning("could not clear the waiting mark of the recalculation", exc_info=True)
+
+
+@cache
+def _marks(broker_url: str) -> redis.Redis | None:
+    """The broker's Redis, where the waiting mark lives (None for another broker: every
+    request is sent)."""
+    return redis.Redis.from_url(broker_url) if broker_url.startswith(("redis://", "rediss://")) else None
 
 
 def dispatch() -> None:
     """The production dispatcher (``zdb.ratings.dispatch.set_dispatcher``)."""
-    recalculate.delay()
+    request(app)

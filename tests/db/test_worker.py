@@ -176,3 +176,17 @@ def test_a_recalculation_task_retries_only_what_may_pass(postgres_url: str, task
     task_database("postgresql+psycopg://postgres@127.0.0.1:1/unreachable")  # nothing listens on port 1
     failed, retries = _attempted(recalculate)
     assert isinstance(failed.result, OperationalError) and retries == recalculate.max_retries
+
+
+def test_at_most_one_recalculation_waits_in_the_queue(redis_url: str) -> None:
+    from workers.tasks import request
+
+    broker = redis.Redis.from_url(redis_url)
+    broker.flushdb()
+    celery = create_app(Settings(broker_url=redis_url))
+    sent = [request(celery) for _ in range(50)]  # fifty submissions while no worker takes any
+    assert sent == [True] + [False] * 49 and broker.llen("zdb") == 1
+    assert 0 < int(broker.ttl("zdb:recalculation-waiting")) <= 60  # a lost message is sent again
+    broker.delete("zdb:recalculation-waiting")  # as the task does when it starts
+    assert request(celery) and broker.llen("zdb") == 2
+    broker.flushdb()
