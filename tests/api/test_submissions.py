@@ -7,7 +7,7 @@ from the from-scratch verification (``zdb.ratings.verify``), never from numbers 
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -211,6 +211,15 @@ def test_a_value_beyond_what_can_be_stored_is_refused(fresh: World, changes: dic
     answer = _post(fresh, _body(fresh, **changes))
     assert answer.status_code == 422, answer.text
     assert place is None or place in {e["place"] for e in answer.json()["errors"]}
+    assert _counts(fresh.url) == before
+
+
+@pytest.mark.parametrize("end_date", [date.today() + timedelta(days=3), date(1, 1, 1), date(1899, 12, 31)])
+def test_an_end_date_that_cannot_be_is_refused(fresh: World, end_date: date) -> None:
+    before = _counts(fresh.url)
+    answer = _post(fresh, _body(fresh, start_date=None, round_dates=[], end_date=end_date.isoformat()))
+    assert answer.status_code == 422, answer.text
+    assert [e["place"] for e in answer.json()["errors"]] == ["body.end_date"]
     assert _counts(fresh.url) == before
 
 

@@ -225,7 +225,7 @@ def _check(session: Session, draft: _Draft) -> list[ValidationProblem]:
         prefix = "body." if draft.check_pairs else ""
         problems += [
             ValidationProblem(prefix + p.place, p.text)
-            for p in check_dates(draft.start_date, draft.end_date, draft.round_dates, rounds=rounds)
+            for p in check_dates(draft.start_date, draft.end_date, draft.round_dates, rounds=rounds, today=date.today())
         ]
     if draft.check_pairs:
         problems += check_pairings(

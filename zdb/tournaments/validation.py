@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from zdb.errors import ValidationProblem
 from zdb.messages import Message
@@ -148,12 +148,32 @@ def check_time_control(text: str | None, *, youth_u12: bool, place: str = "time_
     return problems
 
 
+#: the earliest end date taken: an earlier one is a typing error (and 0001-01-01 would be
+#: the time line's own "before everything" mark)
+EARLIEST_END = date(1900, 1, 1)
+
+
 def check_dates(
-    start_date: date | None, end_date: date, round_dates: Sequence[date], *, rounds: int = 0
+    start_date: date | None,
+    end_date: date,
+    round_dates: Sequence[date],
+    *,
+    rounds: int = 0,
+    today: date | None = None,
 ) -> list[ValidationProblem]:
     """The end not before the start; every round date inside the tournament, in order; a date
-    for each round played when round dates are given."""
+    for each round played when round dates are given. With ``today``: the tournament has
+    ended (only finished tournaments are rated; a day's grace for the time zones) and not
+    before 1900."""
     problems = []
+    if today is not None and end_date > today + timedelta(days=1):
+        problems.append(
+            ValidationProblem(
+                "end_date", Message("{end} lies in the future: only finished tournaments are rated", end=end_date)
+            )
+        )
+    if today is not None and end_date < EARLIEST_END:
+        problems.append(ValidationProblem("end_date", Message("{end} lies before 1900", end=end_date)))
     if start_date is not None and start_date > end_date:
         problems.append(
             ValidationProblem(
