@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from fastapi import APIRouter
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import DataError, IntegrityError
 
 from tests.api.world import REPLAY
@@ -31,6 +31,7 @@ from zdb.rating import InvalidInputError
 from zdb.ratings import dispatch
 from zdb.ratings.dirty import mark_dirty
 from zdb.ratings.models import RecalcState
+from zdb.ratings.recalc import LOCK_KEY
 
 #: where the test route marks the time line dirty
 PROBE_KEY = (date(2026, 3, 1), 1, "PRB", 1)
@@ -142,17 +143,37 @@ def test_an_empty_database(client: TestClient) -> None:
     assert client.get("/api/v1/docs").status_code == 200
 
 
-def test_a_run_in_progress(client: TestClient, database_url: str) -> None:
-    submit(database_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
-    with engine_for(database_url).begin() as connection:
+def _marked_running(url: str) -> None:
+    """The marks a run writes as it starts (``zdb.ratings.runner``)."""
+    with engine_for(url).begin() as connection:
         connection.execute(
             update(RecalcState).values(running_since=datetime.now(UTC), progress_done=2, progress_total=5)
         )
+
+
+def test_a_run_in_progress(client: TestClient, database_url: str) -> None:
+    submit(database_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
+    _marked_running(database_url)
+    with engine_for(database_url).connect() as run:
+        if run.dialect.name == "postgresql":  # a live run holds the lock
+            run.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+        status = client.get("/api/v1/recalculation").json()
+        assert status["state"] == "running" and status["progress"] == {"done": 2, "total": 5}
+        listed = client.get("/api/v1/tournaments", params={"status": "evaluating"}).json()
+        assert listed["total"] == len(REPLAY["events"]) and {t["status"] for t in listed["items"]} == {"evaluating"}
+        assert client.get("/api/v1/tournaments", params={"status": "received"}).json()["total"] == 0
+        run.rollback()
+
+
+def test_a_run_killed_half_way_is_not_shown_running(postgres_url: str) -> None:
+    # Its marks stay behind (nothing cleared them), but no transaction holds the lock.
+    client = TestClient(create_app(Settings(database_url=postgres_url), recalculation=False))
+    submit(postgres_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
+    _marked_running(postgres_url)
     status = client.get("/api/v1/recalculation").json()
-    assert status["state"] == "running" and status["progress"] == {"done": 2, "total": 5}
-    listed = client.get("/api/v1/tournaments", params={"status": "evaluating"}).json()
-    assert listed["total"] == len(REPLAY["events"]) and {t["status"] for t in listed["items"]} == {"evaluating"}
-    assert client.get("/api/v1/tournaments", params={"status": "received"}).json()["total"] == 0
+    assert (status["state"], status["running_since"], status["progress"]) == ("pending", None, None)
+    listed = client.get("/api/v1/tournaments", params={"status": "received"}).json()
+    assert listed["total"] == len(REPLAY["events"])
 
 
 def test_the_embedded_recalculation_runs_with_the_application(database_url: str) -> None:

@@ -29,6 +29,7 @@ from sqlalchemy import bindparam, case, func, select, text, update
 from sqlalchemy.orm import Session
 
 from zdb.bulk import keys_table
+from zdb.locks import RECALCULATION
 from zdb.rating import (
     CONVERSIONS,
     Event,
@@ -50,8 +51,8 @@ from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
 __all__ = ["LOCK_KEY", "Progress", "RecalcOutcome", "recalculate"]
 
-#: pg_advisory_xact_lock key of the recalculation ("ZDB" in ASCII)
-LOCK_KEY = 0x5A4442
+#: pg_advisory_xact_lock key of the recalculation
+LOCK_KEY = RECALCULATION
 _PROCESS_LOCK = threading.Lock()
 
 Progress = Callable[[int, int], None]

@@ -14,6 +14,7 @@ from sqlalchemy import ColumnElement, RowMapping, Select, and_, false, func, or_
 from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError
+from zdb.locks import RECALCULATION, held
 from zdb.players.models import Player
 from zdb.rating import ResultCode
 from zdb.ratings.models import Evaluation, RecalcState
@@ -64,7 +65,10 @@ def like_pattern(text: str, *, prefix_only: bool = False) -> str:
 
 
 def recalc_running(session: Session) -> bool:
-    return session.execute(select(RecalcState.running_since).where(RecalcState.id == 1)).scalar() is not None
+    """Whether a recalculation runs now: one marked itself running and, on PostgreSQL, still
+    holds the lock (a run killed half-way leaves its mark behind until the next run)."""
+    since = session.execute(select(RecalcState.running_since).where(RecalcState.id == 1)).scalar()
+    return since is not None and held(session, RECALCULATION) is not False
 
 
 def _status(stored: str, running: bool) -> TournamentStatus:
