@@ -13,13 +13,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from zdb.ratings.dispatch import RECALC_REQUESTED, request_recalculation
 
-__all__ = ["create_db_engine", "engine_for", "is_postgres", "session_factory", "unit_of_work"]
+__all__ = ["create_db_engine", "database_key", "engine_for", "is_postgres", "session_factory", "unit_of_work"]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -47,6 +47,11 @@ def create_db_engine(url: str) -> Engine:
 @cache
 def engine_for(url: str) -> Engine:
     return create_db_engine(url)
+
+
+def database_key(bind: Engine | Connection) -> str:
+    """Which database an engine or connection is on, as a key (its URL without the password)."""
+    return bind.engine.url.render_as_string(hide_password=True)
 
 
 def is_postgres(engine: Engine) -> bool:

@@ -25,10 +25,10 @@ from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.models import AuditEntry
 from zdb.auth.service import record_write
 from zdb.config import Settings
-from zdb.db import engine_for
+from zdb.db import database_key, engine_for
 from zdb.errors import ConflictError, DomainError, ValidationError, ValidationProblem
 from zdb.rating import InvalidInputError
-from zdb.ratings import dispatch
+from zdb.ratings import dispatch, live_progress
 from zdb.ratings.dirty import mark_dirty
 from zdb.ratings.models import RecalcState
 from zdb.ratings.recalc import LOCK_KEY
@@ -153,8 +153,13 @@ def _marked_running(url: str) -> None:
 
 def test_a_run_in_progress(client: TestClient, database_url: str) -> None:
     submit(database_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
-    _marked_running(database_url)
-    with engine_for(database_url).connect() as run:
+    engine = engine_for(database_url)
+    if engine.dialect.name == "postgresql":
+        _marked_running(database_url)
+    else:  # the embedded run is a thread of the serving process: its progress is in memory
+        live_progress.started(database_key(engine), datetime.now(UTC))
+        live_progress.advanced(database_key(engine), 2, 5)
+    with engine.connect() as run:
         if run.dialect.name == "postgresql":  # a live run holds the lock
             run.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
         status = client.get("/api/v1/recalculation").json()
@@ -163,6 +168,8 @@ def test_a_run_in_progress(client: TestClient, database_url: str) -> None:
         assert listed["total"] == len(REPLAY["events"]) and {t["status"] for t in listed["items"]} == {"evaluating"}
         assert client.get("/api/v1/tournaments", params={"status": "received"}).json()["total"] == 0
         run.rollback()
+    live_progress.finished(database_key(engine))  # the run is gone (its lock with it): the change still waits
+    assert client.get("/api/v1/recalculation").json()["state"] == "pending"
 
 
 def test_a_run_killed_half_way_is_not_shown_running(postgres_url: str) -> None:

@@ -51,3 +51,27 @@ def assert_export_equals(document: dict[str, Any], expected: dict[str, Any]) -> 
     assert list(document["reports"]) == list(expected["reports"])
     for tournament_id, rows in expected["reports"].items():
         assert_rows(rows, document["reports"][tournament_id], tournament_id)
+
+
+def big_time_line(tournaments: int, players: int = 12) -> dict[str, Any]:
+    """Many club round robins: enough work for a run that can be killed half-way."""
+    events = []
+    for t in range(1, tournaments + 1):
+        group = [f"P{(t * 7 + k) % 400}" for k in range(players)]
+        games = [
+            {"white": group[a], "black": group[b], "result": ("1-0", "0-1", "1/2-1/2")[(a * 3 + b + t) % 3]}
+            for a in range(players)
+            for b in range(a + 1, players)
+        ]
+        month = 1 + t % 12
+        events.append(
+            {
+                "id": t,
+                "acronym": "CLM",
+                "end_date": f"{2017 + t * 9 // tournaments}-{month:02d}-15",
+                "players": [{"pid": p, "birth_year": 1960 + (int(p[1:]) % 50)} for p in group],
+                "games": games,
+            }
+        )
+    states = {f"P{k}": {"rating": 1000 + 3 * k, "index": 5, "leftover": []} for k in range(0, 400, 2)}
+    return {"initial_states": states, "events": events}

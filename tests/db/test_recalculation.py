@@ -13,6 +13,7 @@ from sqlalchemy.exc import ProgrammingError
 from tests.conftest import VECTORS
 from tests.db.scenario import (
     assert_export_equals,
+    big_time_line,
     differences,
     exported,
     is_clean,
@@ -278,6 +279,22 @@ def test_a_failed_run_leaves_its_error_in_the_status(postgres_url: str) -> None:
     assert last is not None and last.error is None and last.evaluated and last.started_at and last.finished_at
     assert last.started_at <= last.finished_at
     assert differences(postgres_url) == []
+
+
+def test_a_run_shows_its_progress_while_it_runs(database_url: str) -> None:
+    # In the embedded mode (SQLite) the run is a thread of the serving process, which reads
+    # its progress from memory; on PostgreSQL from the row the run writes aside.
+    submit(database_url, big_time_line(1200))
+    seen: list[RecalcStatus] = []
+    runner = threading.Thread(target=recalc, args=(database_url,))
+    runner.start()
+    while runner.is_alive():
+        seen.append(_status(database_url))
+        runner.join(0.05)  # a reader that never pauses would hold the run back
+    running = [s for s in seen if s.state == "running"]
+    assert running and all(s.running_since is not None and s.progress is not None for s in running)
+    assert max(s.progress.total for s in running if s.progress) == 1200
+    assert _status(database_url).state == "idle" and _status(database_url).progress is None
 
 
 def test_embedded_mode_recalculates_in_a_background_thread(sqlite_url: str) -> None:

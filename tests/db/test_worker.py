@@ -20,7 +20,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from tests.conftest import ROOT, VECTORS
-from tests.db.scenario import assert_export_equals, differences, exported, is_clean, recalc, submit
+from tests.db.scenario import assert_export_equals, big_time_line, differences, exported, is_clean, recalc, submit
 from workers.celery_app import create_app
 from zdb.config import Settings, settings
 from zdb.db import engine_for
@@ -79,32 +79,8 @@ def test_the_sweeper_recovers_a_lost_message(postgres_url: str, worker: str) -> 
     assert differences(postgres_url) == []
 
 
-def _big_time_line(tournaments: int, players: int = 12) -> dict[str, Any]:
-    """Many club round robins: enough work for a run that can be killed half-way."""
-    events = []
-    for t in range(1, tournaments + 1):
-        group = [f"P{(t * 7 + k) % 400}" for k in range(players)]
-        games = [
-            {"white": group[a], "black": group[b], "result": ("1-0", "0-1", "1/2-1/2")[(a * 3 + b + t) % 3]}
-            for a in range(players)
-            for b in range(a + 1, players)
-        ]
-        month = 1 + t % 12
-        events.append(
-            {
-                "id": t,
-                "acronym": "CLM",
-                "end_date": f"{2017 + t * 9 // tournaments}-{month:02d}-15",
-                "players": [{"pid": p, "birth_year": 1960 + (int(p[1:]) % 50)} for p in group],
-                "games": games,
-            }
-        )
-    states = {f"P{k}": {"rating": 1000 + 3 * k, "index": 5, "leftover": []} for k in range(0, 400, 2)}
-    return {"initial_states": states, "events": events}
-
-
 def test_a_run_killed_half_way_leaves_no_partial_state(postgres_url: str) -> None:
-    submit(postgres_url, _big_time_line(1500))
+    submit(postgres_url, big_time_line(1500))
     env = {**os.environ, "ZDB_DATABASE_URL": postgres_url}
     process = subprocess.Popen([sys.executable, "-m", "zdb", "recalc"], cwd=ROOT, env=env)
     engine = engine_for(postgres_url)

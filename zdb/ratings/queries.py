@@ -39,7 +39,7 @@ from zdb.ratings.schemas import (
 )
 from zdb.ratings.tournament_loader import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
-from zdb.tournaments.queries import FIGURE_COLUMNS, evaluation_figures, like_pattern, recalc_running
+from zdb.tournaments.queries import FIGURE_COLUMNS, current_run, evaluation_figures, like_pattern
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
@@ -310,7 +310,7 @@ def recalc_status(session: Session) -> RecalcStatus:
     if s.dirty_date is not None:
         assert s.dirty_phase is not None and s.dirty_text is not None and s.dirty_id is not None
         dirty = DirtyPosition(date=s.dirty_date, phase=s.dirty_phase, text=s.dirty_text, id=s.dirty_id)
-    running = recalc_running(session)
+    run = current_run(session)
     last = None
     if s.last_finished_at is not None or s.last_error is not None:
         last = LastRun(
@@ -323,11 +323,11 @@ def recalc_status(session: Session) -> RecalcStatus:
             error=s.last_error,
         )
     return RecalcStatus(
-        state="running" if running else "pending" if dirty is not None else "idle",
+        state="running" if run else "pending" if dirty is not None else "idle",
         generation=s.generation,
         dirty_position=dirty,
-        running_since=s.running_since if running else None,
-        progress=RecalcProgress(done=s.progress_done, total=s.progress_total) if running else None,
+        running_since=run[0] if run else None,
+        progress=RecalcProgress(done=run[1], total=run[2]) if run else None,
         last_run=last,
     )
 

@@ -18,7 +18,8 @@ import click
 from sqlalchemy import Engine, update
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from zdb.db import unit_of_work
+from zdb.db import database_key, unit_of_work
+from zdb.ratings import live_progress
 from zdb.ratings.models import RecalcState
 from zdb.ratings.recalc import RecalcOutcome, recalculate
 
@@ -31,8 +32,13 @@ _ERROR_LENGTH = 2000
 
 
 class _ProgressWriter:
+    """Where a run says how far it is: a connection of its own on PostgreSQL, this process's
+    memory on SQLite (``live_progress``: the database has one writer, and that is the run)."""
+
     def __init__(self, engine: Engine, show: bool) -> None:
         self._engine = engine
+        self._aside = engine.dialect.name == "postgresql"
+        self._database = database_key(engine)
         self._show = show
         self._last = -1
         self.started = False  # this run holds the lock and has marked itself running
@@ -40,25 +46,39 @@ class _ProgressWriter:
     def start(self) -> None:
         """The run holds the lock: it is the one running now."""
         self.started = True
-        self._write(running_since=datetime.now(UTC), progress_done=0, progress_total=0)
+        now = datetime.now(UTC)
+        if self._aside:
+            self._write(running_since=now, progress_done=0, progress_total=0)
+        else:
+            live_progress.started(self._database, now)
 
     def __call__(self, done: int, total: int) -> None:
-        self._write(progress_done=done, progress_total=total)
+        if self._aside:
+            self._write(progress_done=done, progress_total=total)
+        else:
+            live_progress.advanced(self._database, done, total)
         if self._show and done != self._last:
             click.echo(f"\r{done}/{total} tournaments", nl=False, err=True)
             self._last = done
 
     def stop(self) -> None:
-        """The run has committed: nothing is running any more."""
-        self._write(running_since=None)
+        """The run has ended: nothing is running any more."""
+        if self._aside:
+            self._write(running_since=None)
+        else:
+            live_progress.finished(self._database)
+
+    def forget(self) -> None:
+        """The run failed: on SQLite, nothing is running any more (on PostgreSQL the failure's
+        record clears the mark, ``_record_failure``)."""
+        if self.started and not self._aside:
+            live_progress.finished(self._database)
 
     def _write(self, **values: object) -> None:
-        if self._engine.dialect.name == "postgresql":
-            # Outside the run's transaction, so that others can read it now. SQLite holds one
-            # writer at a time: there the run's figures appear when it commits.
-            with self._engine.connect() as connection:
-                connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
-                connection.commit()
+        # Outside the run's transaction, so that others can read it now.
+        with self._engine.connect() as connection:
+            connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
+            connection.commit()
 
 
 def _error_text(error: Exception) -> str:
@@ -102,6 +122,7 @@ def run_recalculation(engine: Engine, *, from_scratch: bool = False, show_progre
         with unit_of_work(engine) as session:
             outcome = recalculate(session, from_scratch=from_scratch, progress=progress, started=progress.start)
     except Exception as error:
+        progress.forget()
         _record_failure(engine, began, error, progress.started)
         raise
     finally:

@@ -13,10 +13,12 @@ from typing import Any
 from sqlalchemy import ColumnElement, RowMapping, Select, and_, false, func, or_, select
 from sqlalchemy.orm import Session
 
+from zdb.db import database_key
 from zdb.errors import NotFoundError
 from zdb.locks import RECALCULATION, held
 from zdb.players.models import Player
 from zdb.rating import ResultCode
+from zdb.ratings import live_progress
 from zdb.ratings.models import Evaluation, RecalcState
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 from zdb.tournaments.schemas import (
@@ -35,6 +37,7 @@ from zdb.tournaments.schemas import (
 __all__ = [
     "FIGURE_COLUMNS",
     "crosstable",
+    "current_run",
     "evaluation_figures",
     "evaluation_report",
     "like_pattern",
@@ -65,10 +68,24 @@ def like_pattern(text: str, *, prefix_only: bool = False) -> str:
 
 
 def recalc_running(session: Session) -> bool:
-    """Whether a recalculation runs now: one marked itself running and, on PostgreSQL, still
-    holds the lock (a run killed half-way leaves its mark behind until the next run)."""
-    since = session.execute(select(RecalcState.running_since).where(RecalcState.id == 1)).scalar()
-    return since is not None and held(session, RECALCULATION) is not False
+    return current_run(session) is not None
+
+
+def current_run(session: Session) -> tuple[datetime, int, int] | None:
+    """The recalculation running now, if one is: since when, tournaments done and to do.
+
+    PostgreSQL: a run that marked itself running and still holds the lock (a run killed
+    half-way leaves its marks behind until the next run). SQLite: a run in this process
+    (``live_progress``; the database has one writer, and during a run that is the run)."""
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql":
+        live = live_progress.current(database_key(bind))
+        return None if live is None else (live.since, live.done, live.total)
+    s = RecalcState
+    row = session.execute(select(s.running_since, s.progress_done, s.progress_total).where(s.id == 1)).one()
+    if row.running_since is None or not held(session, RECALCULATION):
+        return None
+    return row.running_since, row.progress_done, row.progress_total
 
 
 def _status(stored: str, running: bool) -> TournamentStatus:
