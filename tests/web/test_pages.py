@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.world import PENDING, WITHDRAWN, World
+from tests.api.world import PENDING, REPLAY, WITHDRAWN, World
+from tests.db.scenario import submit
 from tests.web.html_text import rows_of as _rows
 from tests.web.html_text import text_of as _text
+from zdb.api.app import create_app
+from zdb.config import Settings
 from zdb.web.catalogue import extract_messages
 from zdb.web.i18n import catalogue_path
 from zdb.web.rendering import environment
@@ -171,6 +174,14 @@ def test_recalculation_page_states(world: World, pages: TestClient) -> None:
     assert state is not None
     assert _text(state.group(1)).lower().startswith(status["state"])
     assert str(status["last_run"]["changed_players"]) in _text(page)
+
+
+def test_a_whole_time_line_waiting_is_named_so(sqlite_url: str) -> None:
+    # New initial states move the whole time line: its dirty position is the beginning.
+    submit(sqlite_url, {"initial_states": REPLAY["initial_states"], "events": []})
+    page = TestClient(create_app(Settings(database_url=sqlite_url), recalculation=False))
+    shown = _text(page.get("/recalculation", params={"lang": "en"}).text)
+    assert "Recalculated from the beginning: the whole time line" in shown and "0001" not in shown
 
 
 def test_simulator_page_equals_the_api(world: World, pages: TestClient) -> None:

@@ -96,7 +96,9 @@ class RatingChangeFeed(BaseModel):
 
 
 class DirtyPosition(BaseModel):
-    """The earliest place of the time line that waits for a recalculation (spec §2 order key)."""
+    """The earliest place of the time line that waits for a recalculation (spec §2 order key).
+    0001-01-01 (phase 0, no text, id 0): the beginning, the whole time line (initial states
+    changed)."""
 
     date: date
     phase: int = Field(description="0 start rating, 1 tournament, 2 conversion")
