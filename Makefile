@@ -1,5 +1,6 @@
 # The two commands a newcomer needs: `make run` and `make test`. Both build .venv on first use.
 VENV ?= .venv
+PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
@@ -12,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/zdb serve
+	$(BIN)/zdb serve --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -4,6 +4,7 @@ prefix or id locks it out; ``serve`` migrates the embedded database and starts u
 from __future__ import annotations
 
 import hashlib
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -125,3 +126,15 @@ def test_serve_production_leaves_migrations_alone(
     assert result.exit_code == 0, result.output
     assert served[0]["workers"] == 3 and served[0]["host"] == "0.0.0.0"
     assert not path.exists()
+
+
+def test_serve_refuses_a_taken_port_at_once(served: list[dict[str, Any]], sqlite_url: str, monkeypatch: Any) -> None:
+    monkeypatch.setenv("ZDB_DATABASE_URL", sqlite_url)
+    monkeypatch.delenv("ZDB_BROKER_URL", raising=False)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert served == []  # neither migrated nor started

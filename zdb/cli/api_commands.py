@@ -7,6 +7,8 @@ one-shot ``zdb db upgrade``; the workers only serve, and changes go to the Celer
 
 from __future__ import annotations
 
+import socket
+
 import click
 
 from zdb.cli.errors import fail
@@ -25,6 +27,7 @@ def serve_command(host: str, port: int, workers: int) -> None:
     from zdb.config import settings
 
     current = settings()
+    _can_listen(host, port)
     if current.embedded:
         if workers > 1:
             fail(
@@ -34,6 +37,18 @@ def serve_command(host: str, port: int, workers: int) -> None:
 
         upgrade(current.database_url)
     uvicorn.run("zdb.api.app:app_from_environment", factory=True, host=host, port=port, workers=workers)
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Refuse at once when the address is taken: uvicorn would find out only after the
+    application has started (and in the embedded mode, after its recalculation has begun)."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind((host, port))
+    except OSError as error:
+        fail("serve", f"cannot listen on {host}:{port}: {error.strerror or error} (another server there? --port)")
 
 
 def register(group: click.Group) -> None:
