@@ -28,7 +28,15 @@ def create_app(config: Settings) -> Celery:
         broker_transport_options={"visibility_timeout": config.recalc_time_limit + 600},
         broker_connection_retry_on_startup=True,
         task_default_queue="zdb",
-        beat_schedule={"zdb-sweep": {"task": "zdb.sweep", "schedule": config.sweep_seconds}},
+        # A sweep that waited longer than the next one is dropped: with no worker up, the queue
+        # holds a handful of sweeps, not one per interval for as long as the outage lasts.
+        beat_schedule={
+            "zdb-sweep": {
+                "task": "zdb.sweep",
+                "schedule": config.sweep_seconds,
+                "options": {"expires": config.sweep_seconds},
+            }
+        },
         # beat's own bookkeeping; nothing of value: losing it only restarts the schedule
         beat_schedule_filename=str(Path("var") / "celerybeat-schedule"),
         worker_hijack_root_logger=False,

@@ -78,7 +78,12 @@ def request(celery: Celery, **options: Any) -> bool:
     mark = _marks(celery.conf.broker_url)
     if mark is not None and not mark.set(_WAITING, "1", nx=True, ex=_WAITING_SECONDS):
         return False
-    celery.send_task("zdb.recalculate", **options)
+    try:
+        celery.send_task("zdb.recalculate", **options)
+    except Exception:
+        if mark is not None:  # nothing waits after all: the next request may send
+            mark.delete(_WAITING)
+        raise
     return True
 
 

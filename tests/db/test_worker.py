@@ -3,6 +3,7 @@ real Redis queue, and a recalculation killed in the middle of its run."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -165,4 +166,15 @@ def test_at_most_one_recalculation_waits_in_the_queue(redis_url: str) -> None:
     assert 0 < int(broker.ttl("zdb:recalculation-waiting")) <= 60  # a lost message is sent again
     broker.delete("zdb:recalculation-waiting")  # as the task does when it starts
     assert request(celery) and broker.llen("zdb") == 2
+    broker.flushdb()
+
+
+def test_sweeps_do_not_pile_up_while_no_worker_runs(redis_url: str) -> None:
+    broker = redis.Redis.from_url(redis_url)
+    broker.flushdb()
+    celery = create_app(Settings(broker_url=redis_url, sweep_seconds=7))
+    sweep = celery.conf.beat_schedule["zdb-sweep"]
+    celery.send_task(sweep["task"], **sweep["options"])  # as beat sends it
+    (message,) = broker.lrange("zdb", 0, -1)
+    assert json.loads(message)["headers"]["expires"] is not None  # dropped if it waited past the next sweep
     broker.flushdb()
