@@ -14,6 +14,11 @@ is the one dialect-specific seam: callers build one kind of row, whatever the da
 - ``stream_rows``: a select's rows in batches, from a binary server-side cursor on PostgreSQL
   (no ORM, no result processing: the driver's own ints, dates, booleans and decoded JSON).
 - ``keys_table``: a set of keys as one array per column, a table to join (PostgreSQL only).
+
+These use the driver's cursors directly; their errors are raised as SQLAlchemy's, as if the
+statement had gone through SQLAlchemy (``_as_sqlalchemy_errors``), so that whoever handles a
+database error (the API's problem documents, the worker's retries on a lost connection, the
+commands) meets one family of them.
 """
 
 from __future__ import annotations
@@ -24,12 +29,24 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
+import psycopg
 from sqlalchemy import ARRAY, JSON, Float, Numeric, Select, Table, bindparam, func, insert, inspect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import KeyedColumnElement
 from sqlalchemy.sql.selectable import TableValuedAlias
 
 __all__ = ["TextCopies", "copy_rows", "copy_text", "escape_copy_text", "keys_table", "stream_rows"]
+
+
+@contextmanager
+def _as_sqlalchemy_errors(statement: str) -> Iterator[None]:
+    """psycopg's errors raised as SQLAlchemy's classes for them (IntegrityError, DataError,
+    OperationalError, ...), the driver's error kept as ``orig``."""
+    try:
+        yield
+    except psycopg.Error as error:
+        raise DBAPIError.instance(statement, None, error, psycopg.Error) from error
 
 
 def _copy_value(value: Any) -> Any:
@@ -47,7 +64,7 @@ def copy_rows(session: Session, table: Table, columns: Sequence[str], rows: Iter
         count = 0
         statement = f"COPY {table.name} ({', '.join(columns)}) FROM STDIN"
         json_at = [k for k, c in enumerate(columns) if isinstance(table.c[c].type, JSON)]
-        with driver.cursor() as cursor, cursor.copy(statement) as copy:
+        with _as_sqlalchemy_errors(statement), driver.cursor() as cursor, cursor.copy(statement) as copy:
             for row in rows:
                 if json_at:
                     values = list(row)
@@ -100,7 +117,8 @@ def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[
     if connection.dialect.name == "postgresql":
         driver = connection.connection.driver_connection
         assert driver is not None
-        with driver.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+        with _as_sqlalchemy_errors(statement), driver.cursor() as cursor, cursor.copy(statement) as copy:
             yield copy.write
         return
     raw = connection.connection.driver_connection
@@ -198,15 +216,17 @@ def stream_rows(
     compiled = statement.compile(dialect=connection.dialect, compile_kwargs={"render_postcompile": True})
     driver = connection.connection.driver_connection
     assert driver is not None
+    sql = str(compiled)
     if not server_side:
-        with driver.cursor(binary=True) as plain:
-            plain.execute(str(compiled), compiled.params)
-            yield from plain.fetchall()
+        with _as_sqlalchemy_errors(sql), driver.cursor(binary=True) as plain:
+            plain.execute(sql, compiled.params)
+            rows = plain.fetchall()
+        yield from rows
         return
     # Binary transfer skips parsing numbers and dates. Several streams may be open at once (the
     # stored history while tournaments are loaded): each cursor has its own name.
-    with driver.cursor(name=f"zdb_stream_{next(_STREAMS)}", binary=True) as cursor:
-        cursor.execute(str(compiled), compiled.params)
+    with _as_sqlalchemy_errors(sql), driver.cursor(name=f"zdb_stream_{next(_STREAMS)}", binary=True) as cursor:
+        cursor.execute(sql, compiled.params)
         while rows := cursor.fetchmany(batch):
             yield from rows
 

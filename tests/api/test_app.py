@@ -114,7 +114,7 @@ def test_a_database_out_of_reach_is_answered_503(caplog: pytest.LogCaptureFixtur
         (DomainError("something else"), 400, "bad-request", []),
         (IntegrityError("INSERT", {}, Exception("duplicate key")), 409, "conflict", []),
         (DataError("INSERT", {}, Exception("NUL (0x00) bytes")), 422, "invalid-submission", []),
-        # A bulk COPY raises psycopg's errors unwrapped.
+        # The asynchronous read pool raises psycopg's errors unwrapped.
         (psycopg.errors.UniqueViolation("duplicate key"), 409, "conflict", []),
         (psycopg.errors.NumericValueOutOfRange("integer out of range"), 422, "invalid-submission", []),
     ],

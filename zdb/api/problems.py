@@ -193,7 +193,8 @@ async def _engine_input(request: Request, error: Exception) -> JSONResponse:
 
 
 def _driver_error(error: Exception) -> BaseException | None:
-    """psycopg's own error behind SQLAlchemy's wrapper; a bulk COPY raises it unwrapped."""
+    """psycopg's own error behind SQLAlchemy's wrapper; the asynchronous read pool raises it
+    unwrapped."""
     return error.orig if isinstance(error, (DataError, IntegrityError)) else error
 
 

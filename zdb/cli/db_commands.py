@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 import click
-import psycopg
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import DataError, IntegrityError
 
@@ -120,11 +119,9 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
                 counts = import_replay_document(session, document, by=by)
         except DomainError as error:
             fail(source, str(error))
-        except (DataError, IntegrityError, psycopg.DataError, psycopg.IntegrityError) as error:
-            # What the reader lets through and the database refuses (a bulk COPY raises
-            # psycopg's own error, unwrapped); nothing was stored.
-            cause = error.orig if isinstance(error, (DataError, IntegrityError)) else error
-            fail(source, f"cannot be stored: {str(cause).splitlines()[0]}")
+        except (DataError, IntegrityError) as error:
+            # What the reader lets through and the database refuses; nothing was stored.
+            fail(source, f"cannot be stored: {str(error.orig).splitlines()[0]}")
     click.echo(", ".join(f"{value} {name.replace('_', ' ')}" for name, value in counts.items()))
     if not no_recalc:
         outcome = run_recalculation(engine)
