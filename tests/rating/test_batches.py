@@ -1,6 +1,7 @@
 """Tournaments evaluated together (``evaluate_tournaments``, the replay's batches) give exactly
-what each gives alone, and a replay longer than its look-ahead equals applying its events one
-after the other (spec §2)."""
+what each gives alone, a replay longer than its look-ahead equals applying its events one
+after the other (spec §2), and an incremental replay over many windows equals the full replay
+of the changed time line."""
 
 from __future__ import annotations
 
@@ -12,21 +13,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.rating.strategies import player_states, tournaments
-from tests.rating.test_properties import PROPERTY
+from tests.rating.test_properties import PROPERTY, reevaluated_by_definition
 from zdb.rating import (
     Game,
     Participant,
     PlayerState,
     ResultCode,
+    StartRating,
+    StoredTimeline,
     Tournament,
+    Withdrawal,
     apply_event,
+    apply_incremental,
     build_timeline,
     evaluate_tournament,
     evaluate_tournaments,
     replay,
+    replay_incremental,
     rule_set_for,
+    timeline_changes,
 )
-from zdb.rating.replay import _LOOKAHEAD
+from zdb.rating.replay import _LOOKAHEAD, _WINDOW
 
 POOLS = (("A0", "A1", "A2", "A3", "A4"), ("B0", "B1", "B2", "B3"), ("C0", "C1", "C2", "C3", "C4", "C5"))
 
@@ -47,6 +54,46 @@ def test_tournaments_evaluated_together_may_not_share_a_player() -> None:
     second = Tournament(2, "BBB", date(2025, 1, 5), (Participant("A", 1990), Participant("B", 1990)), games)
     with pytest.raises(ValueError, match="share a player"):
         evaluate_tournaments([first, second], {}, rule_set_for(date(2025, 1, 5)))
+
+
+def _random_tournaments(draw: random.Random, count: int) -> list[Tournament]:
+    """``count`` small tournaments among 40 players, four a day from 2026-03-01, across the
+    conversion of 2026 (spec §8) after the first 300."""
+    pids = [f"P{k}" for k in range(40)]
+    results = [ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW, ResultCode.WHITE_WINS_FORFEIT]
+    events = []
+    for k in range(count):
+        chosen = draw.sample(pids, draw.randint(2, 6))
+        games = tuple(Game(white, black, draw.choice(results)) for white in chosen for black in chosen if white < black)
+        players = tuple(Participant(pid, draw.choice([None, 1960, 2010]), draw.random() < 0.9) for pid in chosen)
+        day = date(2026, 3, 1) + timedelta(days=k // 4) if k < 300 else date(2026, 7, 1) + timedelta(days=k // 4)
+        events.append(Tournament(k + 1, "AAA", day, players, games))
+    return events
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_an_incremental_replay_over_many_windows_equals_the_full_replay(seed: int) -> None:
+    draw = random.Random(seed)
+    initial = {f"P{k}": PlayerState(rating=draw.randint(900, 2300), index=draw.randint(1, 30)) for k in range(30)}
+    events = _random_tournaments(draw, 300 + 3 * _WINDOW)
+    old = build_timeline(events)
+    late = _random_tournaments(random.Random(seed + 1), 1)[0]
+    corrected = _random_tournaments(random.Random(seed + 2), 1)[0]
+    changes = [
+        Tournament(9001, "LAT", date(2026, 3, 20), late.players, late.games),  # late, before the conversion
+        Tournament(events[350].id, "AAA", events[350].end_date, corrected.players, corrected.games),  # corrected
+        Withdrawal(events[400].id),
+        StartRating("P35", date(2026, 8, 1), 1450, 3),
+    ]
+    new = build_timeline([*events, *changes])
+    stored, full = replay(initial, old), replay(initial, new)
+    view = StoredTimeline(initial, stored.steps)
+    changed = timeline_changes(old, new)
+    result = replay_incremental(view.steps_from(min(changed)), changed, view.state_before)
+    assert apply_incremental(initial, stored.steps, result) == full
+    must = reevaluated_by_definition(stored, full, changed)
+    assert len(must) > 2 * _WINDOW  # the changes reach over several windows
+    assert {step.key for step in result.steps if isinstance(step.event, Tournament)} == must
 
 
 def test_a_replay_longer_than_its_look_ahead_equals_applying_each_event_in_turn() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Iterator, KeysView, Sequence
+from collections.abc import KeysView
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -213,24 +213,38 @@ def test_incremental_replay_equals_full_replay(
     final = {pid: full.final_states.get(pid, EMPTY_STATE) for pid in players}
     changed = {pid for pid in players if stored.final_states.get(pid, EMPTY_STATE) != final[pid]}
     assert dict(result.final_states) == {pid: final[pid] for pid in changed}
+    must = reevaluated_by_definition(stored, full, changes)
+    assert {step.key for step in result.steps if isinstance(step.event, Tournament)} == must
+    assert result.evaluated == len(must)
 
 
-def _differing_after(
-    initial: dict[str, PlayerState], old: Sequence[Step], new: Sequence[Step], key: OrderKey | None
-) -> set[str]:
-    """Players whose state after every event up to ``key`` (None: before any) differs between
-    two fully replayed time lines."""
+def reevaluated_by_definition(
+    stored: ReplayResult, full: ReplayResult, changes: dict[OrderKey, Event | None]
+) -> set[OrderKey]:
+    """The tournaments an incremental replay evaluates: each that changed, and each whose
+    participants' states before it differ between the stored and the full replay (none other:
+    a stored result whose inputs stand is kept)."""
+    old = {step.key: step for step in stored.steps}
+    return {
+        step.key
+        for step in full.steps
+        if isinstance(step.event, Tournament)
+        and (step.key in changes or dict(step.inputs) != dict(old[step.key].inputs))
+    }
 
-    def states_after(steps: Sequence[Step]) -> dict[str, PlayerState]:
-        states = dict(initial)
-        for step in steps:
-            if key is None or step.key > key:
-                break
-            states.update(step.outputs)
-        return states
 
-    before, after = states_after(old), states_after(new)
-    return {pid for pid in before.keys() | after.keys() if before.get(pid, EMPTY_STATE) != after.get(pid, EMPTY_STATE)}
+class _Asked:
+    """A stored step that records, when its event is asked for, whether one of its
+    participants was in the replay's view of differing players at that moment."""
+
+    def __init__(self, step: Step, view: list[KeysView[str]], asked: list[tuple[OrderKey, bool]]) -> None:
+        self._step, self._view, self._asked = step, view, asked
+        self.key, self.inputs, self.outputs = step.key, step.inputs, step.outputs
+
+    @property
+    def event(self) -> Event:
+        self._asked.append((self.key, not self._view[0].isdisjoint(self.inputs)))
+        return self._step.event
 
 
 @PROPERTY
@@ -238,22 +252,17 @@ def _differing_after(
 def test_incremental_replay_shows_whose_state_differs_as_it_walks(
     time_line: tuple[dict[str, PlayerState], list[Tournament]], data: st.DataObject
 ) -> None:
-    # A caller reading stored steps ahead guesses from this view which ones will be re-evaluated.
-    states, stored, full, changes = _replayed_with_changes(time_line, data)
+    # A caller reading stored events ahead guesses from this view which ones will be asked for.
+    states, stored, _, changes = _replayed_with_changes(time_line, data)
     assume(changes)
     view = StoredTimeline(states, stored.steps)
     watched: list[KeysView[str]] = []
-    seen: list[tuple[OrderKey | None, set[str]]] = []
-
-    def pulled() -> Iterator[Step]:
-        # Asked for the next stored step, the replay has applied everything up to the last one.
-        previous: OrderKey | None = None
-        for step in view.steps_from(min(changes)):
-            seen.append((previous, set(watched[0])))
-            yield step
-            previous = step.key
-
-    replay_incremental(pulled(), changes, view.state_before, watched.append)
+    asked: list[tuple[OrderKey, bool]] = []
+    steps = (_Asked(step, watched, asked) for step in view.steps_from(min(changes)))
+    result = replay_incremental(steps, changes, view.state_before, watched.append)
     assert len(watched) == 1
-    for previous, dirty in seen:
-        assert dirty == _differing_after(states, stored.steps, full.steps, previous)
+    # Every stored event applied again is asked for, and only those; a tournament or a start
+    # rating is asked for while one of its players differs (a conversion: while anyone does).
+    assert {key for key, _ in asked} == {step.key for step in result.steps if step.key not in changes}
+    assert all(in_view for key, in_view in asked if key[1] != 2)
+    assert set(watched[0]) == set(result.final_states)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from itertools import repeat
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Protocol
 
 from zdb.rating.model import PlayerId, PlayerState, ReportRow, Tournament, TournamentEvaluation, frozen_map
@@ -91,10 +91,9 @@ def _converted(conversion: Conversion, states: Mapping[PlayerId, PlayerState]) -
 def apply_event(event: Event, inputs: Mapping[PlayerId, PlayerState]) -> Step:
     """Apply one event to its participants' states. For a conversion, ``inputs`` may hold any
     players: those with a DWZ are converted (spec §8), the others are not participants."""
-    key = order_key(event)
     if isinstance(event, Tournament):
-        evaluation = evaluate_tournament(event, inputs)
-        return Step(key, event, evaluation.inputs, evaluation.states, evaluation)
+        return _tournament_step(event, evaluate_tournament(event, inputs))
+    key = order_key(event)
     if isinstance(event, StartRating):
         before = inputs.get(event.pid, _EMPTY)
         after = PlayerState(rating=event.rating, index=event.index)
@@ -104,6 +103,25 @@ def apply_event(event: Event, inputs: Mapping[PlayerId, PlayerState]) -> Step:
 
 
 _EMPTY = PlayerState()
+
+
+def _tournament_step(tournament: Tournament, evaluation: TournamentEvaluation) -> Step:
+    return Step(order_key(tournament), tournament, evaluation.inputs, evaluation.states, evaluation)
+
+
+def _evaluated_together(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState]) -> list[Step]:
+    """The steps of tournaments that share no player, in their order, evaluated in batches per
+    rule set from ``states`` (``evaluate_tournaments``: each exactly as alone)."""
+    by_rules: dict[date, list[int]] = {}
+    for position, tournament in enumerate(tournaments):
+        by_rules.setdefault(rule_set_for(tournament.end_date).valid_from, []).append(position)
+    steps: dict[int, Step] = {}
+    for positions in by_rules.values():
+        batch = [tournaments[position] for position in positions]
+        evaluations = evaluate_tournaments(batch, states, rule_set_for(batch[0].end_date))
+        for position, tournament, evaluation in zip(positions, batch, evaluations, strict=True):
+            steps[position] = _tournament_step(tournament, evaluation)
+    return [steps[position] for position in range(len(tournaments))]
 
 
 def _participants(event: Tournament | StartRating) -> Iterator[PlayerId]:
@@ -217,24 +235,22 @@ def _replay_run(run: Sequence[Tournament], states: dict[PlayerId, PlayerState]) 
     A tournament reads only its participants' states, so it can be evaluated as soon as each of
     them has played every earlier tournament: its *level* is one above the highest level of
     their earlier tournaments in the run. Tournaments of one level share no player and are
-    evaluated together (per rule set), each exactly as alone.
+    evaluated together, each exactly as alone.
     """
     last: dict[PlayerId, int] = {}
-    batches: dict[tuple[int, date], list[int]] = {}
+    levels: dict[int, list[int]] = {}
     for position, tournament in enumerate(run):
         pids = list(map(_PID, tournament.players))
         level = 1 + max(map(last.get, pids, repeat(-1)), default=-1)
         last.update(zip(pids, repeat(level)))
-        batches.setdefault((level, rule_set_for(tournament.end_date).valid_from), []).append(position)
+        levels.setdefault(level, []).append(position)
     steps: dict[int, Step] = {}
-    for key in sorted(batches):
-        positions = batches[key]
-        batch = [run[position] for position in positions]
-        # The batch shares no player: all of it reads ``states`` before any of it writes.
-        evaluations = evaluate_tournaments(batch, states, rule_set_for(batch[0].end_date))
-        for position, tournament, evaluation in zip(positions, batch, evaluations, strict=True):
-            steps[position] = Step(order_key(tournament), tournament, evaluation.inputs, evaluation.states, evaluation)
-            states.update(evaluation.states)
+    for level in sorted(levels):
+        positions = levels[level]
+        # The level shares no player: all of it reads ``states`` before any of it writes.
+        for position, step in zip(positions, _evaluated_together([run[p] for p in positions], states), strict=True):
+            steps[position] = step
+            states.update(step.outputs)
     return [steps[position] for position in range(len(run))]
 
 
@@ -316,68 +332,157 @@ def replay_incremental(
     where an event left the time line: withdrawn, or moved by a correction).
 
     ``stored`` yields the stored steps in order from the first changed key on; it is read
-    lazily and no further than needed. ``state_before(pid, key)`` answers a player's stored
-    state just before ``key``. An event is re-evaluated only if it changed or a participant's
-    input state differs from the stored one; the walk stops after the last change as soon as
-    no player's state differs from the stored one. Conversions are part of every stored time
-    line; a change may not add or remove one.
+    lazily, no further than ``_WINDOW`` steps beyond what is needed. ``state_before(pid, key)``
+    answers a player's stored state just before ``key``. An event is re-evaluated only if it
+    changed or a participant's input state differs from the stored one; the walk stops after
+    the last change as soon as no player's state differs from the stored one. Conversions are
+    part of every stored time line; a change may not add or remove one.
+
+    Positions are taken a window at a time (``_Walk``): tournaments of a window that must be
+    evaluated and whose inputs are known are evaluated together, each exactly as alone.
 
     ``watch``, if given, is called once, before the walk, with a live read-only view of the
-    players whose state differs from the stored one at the walk's position: a caller that
-    reads stored events ahead of the walk can read just those it is likely to re-evaluate.
+    players whose state differs from the stored one after the last position of theirs the
+    walk has taken: a caller that reads stored events ahead of the walk can read just those it
+    is likely to re-evaluate. Every stored event the walk applies again has a participant in
+    the view when it is asked for.
     """
     if not changes:
         return IncrementalResult((), (), frozen_map({}), 0)
     last_change = max(changes)
-    # Invariant: ``dirty`` holds exactly the players whose state at the walk's position in the
-    # new time line differs from their stored state there, with the new state.
-    dirty: dict[PlayerId, PlayerState] = {}
+    walk = _Walk(state_before)
     if watch is not None:
-        watch(dirty.keys())
-    steps: list[Step] = []
-    removed: list[OrderKey] = []
-    evaluated = 0
+        watch(walk.dirty.keys())
+    window: list[_Position] = []
     for key, old, new, changed in _merged(stored, changes):
-        if key > last_change and not dirty:
-            return IncrementalResult(tuple(steps), tuple(removed), frozen_map({}), evaluated)
         if key[1] == _CONVERSION_PHASE:
             if changed:
                 raise ValueError(f"a change may not add or remove the conversion at {key}")
-            if dirty:
+            # A conversion touches everyone who has a DWZ: every earlier position first.
+            walk.take(window)
+            window = []
+            if key > last_change and not walk.dirty:
+                break
+            if walk.dirty:
                 assert old is not None and isinstance(old.event, Conversion)
-                steps.append(_reconvert(old.event, old, dirty, state_before))
+                walk.steps.append(_reconvert(old.event, old, walk.dirty, state_before))
             continue
-        old_inputs = old.inputs if old is not None else {}
-        old_outputs = old.outputs if old is not None else {}
-        if not changed and not any(pid in dirty for pid in old_inputs):
-            continue  # same event, same inputs: the stored result stands
-        if new is _STORED:
-            assert old is not None
-            event: Event | None = old.event
-        else:
-            assert new is None or isinstance(new, (Tournament, StartRating))
-            event = new
-        assert not isinstance(event, Conversion)
-        if event is None:
-            removed.append(key)
-        participants = list(old_inputs)
-        if event is not None:
-            participants += [pid for pid in _participants(event) if pid not in old_inputs]
-        stored_before = {pid: old_inputs[pid] if pid in old_inputs else state_before(pid, key) for pid in participants}
-        before = {pid: dirty.get(pid, stored_before[pid]) for pid in participants}
-        new_outputs: Mapping[PlayerId, PlayerState] = {}
-        if event is not None:
-            step = apply_event(event, before)
-            new_outputs = step.outputs
-            steps.append(step)
-            evaluated += isinstance(event, Tournament)
-        for pid in participants:
-            now = new_outputs.get(pid, before[pid])
-            if now == old_outputs.get(pid, stored_before[pid]):
-                dirty.pop(pid, None)
+        window.append(_Position(key, old, new, changed))
+        if len(window) == _WINDOW:
+            walk.take(window)
+            window = []
+            if key >= last_change and not walk.dirty:
+                break  # the stored results from here on stand
+    walk.take(window)
+    return IncrementalResult(
+        tuple(sorted(walk.steps, key=_KEY)), tuple(sorted(walk.removed)), frozen_map(walk.dirty), walk.evaluated
+    )
+
+
+#: positions of the incremental walk taken together (``_Walk.take``)
+_WINDOW = 128
+_KEY = attrgetter("key")
+
+
+@dataclass  # no slots: the players are cached on the instance
+class _Position:
+    """A position of the incremental walk (``_merged``): the stored step there, the event now
+    there (``_STORED``: the stored step's own), and whether it changed."""
+
+    key: OrderKey
+    old: StoredStep | None
+    new: Event | object | None
+    changed: bool
+
+    @cached_property
+    def stored_players(self) -> frozenset[PlayerId]:
+        return frozenset(self.old.inputs) if self.old is not None else frozenset()
+
+    @cached_property
+    def players(self) -> frozenset[PlayerId]:
+        """Everyone whose state this position may change: the stored step's participants
+        (they are the stored event's own) and the new event's."""
+        if self.new is _STORED or self.new is None:
+            return self.stored_players
+        assert isinstance(self.new, (Tournament, StartRating))
+        return self.stored_players | frozenset(_participants(self.new))
+
+
+class _Walk:
+    """The incremental replay's state: the steps evaluated, the keys removed, and ``dirty``.
+
+    Invariant: ``dirty`` holds exactly the players whose state after the last position of
+    theirs taken so far differs from the stored state there, with the new state. Within a
+    window, a position is taken once every earlier position that shares a player with it has
+    been: its participants' input states are then known.
+    """
+
+    def __init__(self, state_before: Callable[[PlayerId, OrderKey], PlayerState]) -> None:
+        self.state_before = state_before
+        self.dirty: dict[PlayerId, PlayerState] = {}
+        self.steps: list[Step] = []
+        self.removed: list[OrderKey] = []
+        self.evaluated = 0
+
+    def take(self, window: Sequence[_Position]) -> None:
+        """Take every position of the window, level by level (as ``_replay_run``): a
+        position's level is one above the highest level of the earlier positions that share a
+        player with it, so each level's inputs are known once the levels below are taken.
+        Each level's positions that must be applied again are applied together."""
+        last: dict[PlayerId, int] = {}
+        levels: dict[int, list[_Position]] = {}
+        for position in window:
+            level = 1 + max(map(last.get, position.players, repeat(-1)), default=-1)
+            last.update(zip(position.players, repeat(level)))
+            levels.setdefault(level, []).append(position)
+        dirty = self.dirty
+        for level in sorted(levels):
+            # Same event, same inputs: the stored result stands.
+            self._apply([p for p in levels[level] if p.changed or not dirty.keys().isdisjoint(p.stored_players)])
+
+    def _apply(self, ready: Sequence[_Position]) -> None:
+        """Apply positions that share no player and whose inputs are known."""
+        dirty = self.dirty
+        inputs: dict[PlayerId, PlayerState] = {}  # every ready position's, for the tournaments
+        stored_inputs: dict[PlayerId, PlayerState] = {}
+        tournaments: list[tuple[_Position, Tournament]] = []
+        outcomes: list[tuple[_Position, Mapping[PlayerId, PlayerState]]] = []
+        for position in ready:
+            old_inputs = position.old.inputs if position.old is not None else {}
+            if position.new is _STORED:
+                assert position.old is not None
+                event: Event | None = position.old.event
+                # A stored step's participants are its event's: its players are its inputs.
+                assert isinstance(event, (Tournament, StartRating))
+                assert position.players.issuperset(_participants(event))
             else:
-                dirty[pid] = now
-    return IncrementalResult(tuple(steps), tuple(removed), frozen_map(dirty), evaluated)
+                assert position.new is None or isinstance(position.new, (Tournament, StartRating))
+                event = position.new
+            for pid in position.players:
+                stored_inputs[pid] = old_inputs[pid] if pid in old_inputs else self.state_before(pid, position.key)
+                inputs[pid] = dirty.get(pid, stored_inputs[pid])
+            if event is None:
+                self.removed.append(position.key)
+                outcomes.append((position, {}))
+            elif isinstance(event, Tournament):
+                tournaments.append((position, event))
+            else:
+                step = apply_event(event, inputs)
+                self.steps.append(step)
+                outcomes.append((position, step.outputs))
+        evaluated = _evaluated_together([tournament for _, tournament in tournaments], inputs)
+        for (position, _), step in zip(tournaments, evaluated, strict=True):
+            self.steps.append(step)
+            self.evaluated += 1
+            outcomes.append((position, step.outputs))
+        for position, outputs in outcomes:
+            old_outputs = position.old.outputs if position.old is not None else {}
+            for pid in position.players:
+                now = outputs.get(pid, inputs[pid])
+                if now == old_outputs.get(pid, stored_inputs[pid]):
+                    dirty.pop(pid, None)
+                else:
+                    dirty[pid] = now
 
 
 def _reconvert(

@@ -147,6 +147,8 @@ class DbStep:
     rows: dict[PlayerId, tuple[Any, ...]] = field(default_factory=dict)  # history row per player
     tournament_version: int | None = None
     loader: Callable[[int, int], Tournament] | None = None
+    #: told once, when the event is first asked for (the replay applies this step again)
+    on_load: Callable[[DbStep], None] | None = None
     _event: Event | None = None
 
     @property
@@ -190,6 +192,8 @@ class DbStep:
                 (after,) = self.outputs.values()
                 assert after.rating is not None
                 self._event = StartRating(name, day, after.rating, after.index)
+            if self.on_load is not None:
+                self.on_load(self)
         return self._event
 
 

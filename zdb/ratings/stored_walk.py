@@ -3,14 +3,19 @@ and the tournaments it re-evaluates loaded in batches.
 
 The replay asks for a stored step's event only to apply it again, and it re-applies a step
 only if a participant's state changed (or the step itself did). When the replay asks for one
-tournament, the tournaments just ahead that it is likely to ask for next are loaded with it,
-in one batch: those with a participant whose state differs from the stored one now (the
-replay's live view of them, ``watch``) or who plays in the tournament asked for (his state may
-differ after it). A tournament loaded ahead that the replay then passes by costs its share of
-the batch; one it asks for that was not loaded costs a batch of its own. Measured on a late
-weekend open (750 tournaments re-evaluated), this guess loads 1,175 tournaments in 26 batches;
-every participant of every event re-applied so far (a superset that never shrinks) loaded
-1,877 in 41.
+tournament, the tournaments near it that it is likely to ask for next are loaded with it, in
+one batch: those it holds in its window (``replay_incremental`` takes positions a window at a
+time) or that are just ahead, with a participant whose state differs from the stored one now
+(the replay's live view of them, ``watch``) or who plays in the tournament asked for (his
+state may differ after it). A tournament loaded ahead that the replay then passes by costs its
+share of the batch; one it asks for that was not loaded costs a batch of its own. Measured on
+a late weekend open (750 tournaments re-evaluated), this guess loads 1,064 tournaments in 25
+batches. (With a replay that took one position at a time, every participant of every event
+re-applied so far, a superset that never shrinks, loaded 1,877 in 41.)
+
+Which stored steps the replay applied again (``reapplied``) is recorded when it asks for
+their events (``DbStep.on_load``): it holds a window of steps, so the step handed out last is
+not the only one it may still apply.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, KeysView
 from collections.abc import Set as AbstractSet
+from itertools import chain
 
 from sqlalchemy.orm import Session
 
@@ -28,6 +34,7 @@ from zdb.ratings import tournament_loader
 __all__ = ["StoredWalk"]
 
 _LOOKAHEAD = 256  # stored steps read ahead of the replay
+_HELD = 256  # steps last handed to the replay, which it may still be holding in its window
 _BATCH = 48  # tournaments loaded at once
 
 
@@ -49,8 +56,8 @@ class StoredWalk:
         self._progress = progress
         self._total = total  # tournaments from ``start`` on, for the progress figures
         self._ahead: deque[repo.DbStep] = deque()
+        self._held: deque[repo.DbStep] = deque(maxlen=_HELD)
         self._cache: dict[tuple[int, int], Tournament] = {}
-        self._current: repo.DbStep | None = None
         self._dirty: AbstractSet[PlayerId] = frozenset()
         self.versions: dict[int, int] = {}
         self.reapplied: dict[OrderKey, repo.DbStep] = {}
@@ -73,16 +80,18 @@ class StoredWalk:
                     self._ahead.append(step)
             if not self._ahead:
                 return
-            step = self._current = self._ahead.popleft()
+            step = self._ahead.popleft()
             if step.key[1] == 1 and step.tournament_version is not None:
                 self.versions[step.key[3]] = step.tournament_version
                 done += 1
                 if done % 500 == 0:
                     self._progress(done, self._total)
+            step.on_load = self._reapplied
+            self._held.append(step)
             yield step
-            # The replay has finished with this step before it asks for the next one.
-            if step.loaded:
-                self.reapplied[step.key] = step
+
+    def _reapplied(self, step: repo.DbStep) -> None:
+        self.reapplied[step.key] = step
 
     def _load(self, tid: int, version: int) -> Tournament:
         hit = self._cache.pop((tid, version), None)
@@ -90,13 +99,19 @@ class StoredWalk:
             return hit
         batch = [(tid, version)]
         dirty = self._dirty
-        playing = self._current.rows.keys() if self._current is not None else frozenset()
-        for step in self._ahead:
+        asked = next(
+            (s for s in self._held if s.key[1] == 1 and s.key[3] == tid and s.tournament_version == version), None
+        )
+        playing = asked.rows.keys() if asked is not None else frozenset()
+        for step in chain(self._held, self._ahead):
             if len(batch) >= _BATCH:
                 break
             if (
                 step.key[1] == 1
                 and step.tournament_version is not None
+                and not step.loaded
+                and (step.key[3], step.tournament_version) not in self._cache
+                and step.key[3] != tid
                 and not (playing.isdisjoint(step.rows) and dirty.isdisjoint(step.rows))
             ):
                 batch.append((step.key[3], step.tournament_version))
