@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from tests.db.scenario import (
 )
 from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
+from zdb.rating.replay import _WINDOW
 from zdb.ratings.embedded import EmbeddedRecalculator
 from zdb.ratings.models import PlayerRating, RecalcState
 from zdb.ratings.queries import recalc_status
@@ -92,6 +94,32 @@ def test_from_scratch_equals_incremental(database_url: str) -> None:
     assert outcome.from_scratch
     assert exported(database_url) == incremental
     assert differences(database_url) == []
+
+
+def test_a_late_tournament_whose_change_spreads_over_many_windows(database_url: str) -> None:
+    # The incremental replay takes stored steps a window at a time (``replay._WINDOW``) and the
+    # stored walk loads the tournaments it re-evaluates in batches: a change early in a long
+    # time line re-evaluates hundreds of later tournaments, mended where their rows stand.
+    document = big_time_line(500)
+    submit(database_url, document)
+    recalc(database_url)
+    players = [f"P{k}" for k in range(1, 400, 37)]
+    late = {
+        "id": 9001,
+        "acronym": "LAT",
+        "end_date": "2017-06-30",
+        "players": [{"pid": p, "birth_year": 1990} for p in players],
+        "games": [{"white": a, "black": b, "result": "1-0"} for a, b in pairwise(players)],
+    }
+    corrected = dict(document["events"][250], games=document["events"][250]["games"][:-3])
+    submit(database_url, _document([late, corrected]))
+    outcome = recalc(database_url)
+    assert not outcome.from_scratch and outcome.clean
+    assert outcome.evaluated > 2 * _WINDOW
+    assert differences(database_url) == []
+    incremental = exported(database_url)
+    recalc(database_url, from_scratch=True)
+    assert exported(database_url) == incremental
 
 
 def _current_ratings(url: str) -> dict[int, tuple[Any, ...]]:
