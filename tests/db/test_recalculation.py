@@ -24,7 +24,7 @@ from tests.db.scenario import (
 )
 from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
-from zdb.rating.replay import _WINDOW
+from zdb.rating.replay import INCREMENTAL_WINDOW
 from zdb.ratings.embedded import EmbeddedRecalculator
 from zdb.ratings.models import PlayerRating, RecalcState
 from zdb.ratings.queries import recalc_status
@@ -97,9 +97,9 @@ def test_from_scratch_equals_incremental(database_url: str) -> None:
 
 
 def test_a_late_tournament_whose_change_spreads_over_many_windows(database_url: str) -> None:
-    # The incremental replay takes stored steps a window at a time (``replay._WINDOW``) and the
-    # stored walk loads the tournaments it re-evaluates in batches: a change early in a long
-    # time line re-evaluates hundreds of later tournaments, mended where their rows stand.
+    # The incremental replay takes stored steps a window at a time (``INCREMENTAL_WINDOW``)
+    # and the stored walk loads the tournaments it re-evaluates in batches: a change early in
+    # a long time line re-evaluates hundreds of later tournaments, mended where their rows stand.
     document = big_time_line(500)
     submit(database_url, document)
     recalc(database_url)
@@ -115,7 +115,7 @@ def test_a_late_tournament_whose_change_spreads_over_many_windows(database_url: 
     submit(database_url, _document([late, corrected]))
     outcome = recalc(database_url)
     assert not outcome.from_scratch and outcome.clean
-    assert outcome.evaluated > 2 * _WINDOW
+    assert outcome.evaluated > 2 * INCREMENTAL_WINDOW
     assert differences(database_url) == []
     incremental = exported(database_url)
     recalc(database_url, from_scratch=True)

@@ -33,7 +33,7 @@ from zdb.rating import (
     rule_set_for,
     timeline_changes,
 )
-from zdb.rating.replay import _LOOKAHEAD, _WINDOW
+from zdb.rating.replay import _LOOKAHEAD, INCREMENTAL_WINDOW
 
 POOLS = (("A0", "A1", "A2", "A3", "A4"), ("B0", "B1", "B2", "B3"), ("C0", "C1", "C2", "C3", "C4", "C5"))
 
@@ -75,7 +75,7 @@ def _random_tournaments(draw: random.Random, count: int) -> list[Tournament]:
 def test_an_incremental_replay_over_many_windows_equals_the_full_replay(seed: int) -> None:
     draw = random.Random(seed)
     initial = {f"P{k}": PlayerState(rating=draw.randint(900, 2300), index=draw.randint(1, 30)) for k in range(30)}
-    events = _random_tournaments(draw, 300 + 3 * _WINDOW)
+    events = _random_tournaments(draw, 300 + 3 * INCREMENTAL_WINDOW)
     old = build_timeline(events)
     late = _random_tournaments(random.Random(seed + 1), 1)[0]
     corrected = _random_tournaments(random.Random(seed + 2), 1)[0]
@@ -92,7 +92,7 @@ def test_an_incremental_replay_over_many_windows_equals_the_full_replay(seed: in
     result = replay_incremental(view.steps_from(min(changed)), changed, view.state_before)
     assert apply_incremental(initial, stored.steps, result) == full
     must = reevaluated_by_definition(stored, full, changed)
-    assert len(must) > 2 * _WINDOW  # the changes reach over several windows
+    assert len(must) > 2 * INCREMENTAL_WINDOW  # the changes reach over several windows
     assert {step.key for step in result.steps if isinstance(step.event, Tournament)} == must
 
 

@@ -26,6 +26,7 @@ from zdb.rating.timeline import Event, OrderKey, StartRating, event_date, event_
 from zdb.rating.tournament import evaluate_tournament, evaluate_tournaments
 
 __all__ = [
+    "INCREMENTAL_WINDOW",
     "HistoryEntry",
     "IncrementalResult",
     "ReplayResult",
@@ -62,7 +63,9 @@ class Step:
 
 
 class StoredStep(Protocol):
-    """What the incremental replay reads of a stored step (a ``Step`` or a database row set)."""
+    """What the incremental replay reads of a stored step (a ``Step`` or a database row set).
+    Its ``inputs`` and ``outputs`` hold every participant of its event (for a conversion:
+    everyone it converted)."""
 
     @property
     def key(self) -> OrderKey: ...
@@ -304,9 +307,10 @@ _STORED = object()  # "the stored step's own event": read only if the step is re
 def _merged(
     stored: Iterable[StoredStep], changes: Mapping[OrderKey, Event | None]
 ) -> Iterator[tuple[OrderKey, StoredStep | None, Event | object | None, bool]]:
-    """Walk stored steps and changes together in key order: (key, stored step or None, event
-    now at this key, None or ``_STORED``, whether it changed). A stored step's event is not
-    touched here: a database loads it only when it must be evaluated again."""
+    """Walk stored steps and changes together in key order: (key, the stored step there or
+    None, the event now there: a changed one, None where one left, or ``_STORED`` for the
+    stored step's own; whether it changed). A stored step's event is not touched here: a
+    database loads it only when it must be evaluated again."""
     pending = sorted(changes)
     at = 0
     for step in stored:
@@ -332,11 +336,12 @@ def replay_incremental(
     where an event left the time line: withdrawn, or moved by a correction).
 
     ``stored`` yields the stored steps in order from the first changed key on; it is read
-    lazily, no further than ``_WINDOW`` steps beyond what is needed. ``state_before(pid, key)``
-    answers a player's stored state just before ``key``. An event is re-evaluated only if it
-    changed or a participant's input state differs from the stored one; the walk stops after
-    the last change as soon as no player's state differs from the stored one. Conversions are
-    part of every stored time line; a change may not add or remove one.
+    lazily, no further than ``INCREMENTAL_WINDOW`` steps beyond what is needed.
+    ``state_before(pid, key)`` answers a player's stored state just before ``key``. An event is
+    re-evaluated only if it changed or a participant's input state differs from the stored
+    one; the walk stops after the last change as soon as no player's state differs from the
+    stored one. Conversions are part of every stored time line; a change may not add or remove
+    one.
 
     Positions are taken a window at a time (``_Walk``): tournaments of a window that must be
     evaluated and whose inputs are known are evaluated together, each exactly as alone.
@@ -361,6 +366,7 @@ def replay_incremental(
             # A conversion touches everyone who has a DWZ: every earlier position first.
             walk.take(window)
             window = []
+            # A change never sits on a conversion's key (raised above).
             if key > last_change and not walk.dirty:
                 break
             if walk.dirty:
@@ -368,19 +374,20 @@ def replay_incremental(
                 walk.steps.append(_reconvert(old.event, old, walk.dirty, state_before))
             continue
         window.append(_Position(key, old, new, changed))
-        if len(window) == _WINDOW:
+        if len(window) == INCREMENTAL_WINDOW:
             walk.take(window)
             window = []
             if key >= last_change and not walk.dirty:
                 break  # the stored results from here on stand
-    walk.take(window)
+    walk.take(window)  # the rest (empty after a break)
     return IncrementalResult(
         tuple(sorted(walk.steps, key=_KEY)), tuple(sorted(walk.removed)), frozen_map(walk.dirty), walk.evaluated
     )
 
 
-#: positions of the incremental walk taken together (``_Walk.take``)
-_WINDOW = 128
+#: positions of the incremental walk taken together (``_Walk.take``); the walk holds at most
+#: this many stored steps, and reads one more before it takes them
+INCREMENTAL_WINDOW = 128
 _KEY = attrgetter("key")
 
 

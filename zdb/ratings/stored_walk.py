@@ -28,13 +28,15 @@ from itertools import chain
 from sqlalchemy.orm import Session
 
 from zdb.rating import OrderKey, PlayerId, Tournament
+from zdb.rating.replay import INCREMENTAL_WINDOW
 from zdb.ratings import repository as repo
 from zdb.ratings import tournament_loader
 
 __all__ = ["StoredWalk"]
 
 _LOOKAHEAD = 256  # stored steps read ahead of the replay
-_HELD = 256  # steps last handed to the replay, which it may still be holding in its window
+#: steps last handed to the replay: those it may still hold in its window (and a few it is done with)
+_HELD = INCREMENTAL_WINDOW + 1
 _BATCH = 48  # tournaments loaded at once
 
 
