@@ -12,6 +12,7 @@ Both apply events through ``apply_event``, the one place where an event meets st
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -400,6 +401,7 @@ class _Position:
     old: StoredStep | None
     new: Event | object | None
     changed: bool
+    waiting: int = 0  # earlier positions of the window sharing a player, not yet taken (per player)
 
     @cached_property
     def stored_players(self) -> frozenset[PlayerId]:
@@ -420,8 +422,8 @@ class _Walk:
 
     Invariant: ``dirty`` holds exactly the players whose state after the last position of
     theirs taken so far differs from the stored state there, with the new state. Within a
-    window, a position is taken once every earlier position that shares a player with it has
-    been: its participants' input states are then known.
+    window, a position is taken only after every earlier position that shares a player with
+    it: its participants' input states are then known.
     """
 
     def __init__(self, state_before: Callable[[PlayerId, OrderKey], PlayerState]) -> None:
@@ -432,20 +434,35 @@ class _Walk:
         self.evaluated = 0
 
     def take(self, window: Sequence[_Position]) -> None:
-        """Take every position of the window, level by level (as ``_replay_run``): a
-        position's level is one above the highest level of the earlier positions that share a
-        player with it, so each level's inputs are known once the levels below are taken.
-        Each level's positions that must be applied again are applied together."""
-        last: dict[PlayerId, int] = {}
-        levels: dict[int, list[_Position]] = {}
+        """Take every position of the window, in rounds. A position is decided once every
+        earlier position of the window that shares a player with it has been taken (its inputs
+        are then known): the stored result stands (nobody's state changes; the positions
+        after it may be decided at once), or it must be applied again. Each round applies
+        together every position decided so (they share no player)."""
+        # Each player's positions in order; a position waits for the ones before it in each.
+        queues: dict[PlayerId, deque[_Position]] = {}
         for position in window:
-            level = 1 + max(map(last.get, position.players, repeat(-1)), default=-1)
-            last.update(zip(position.players, repeat(level)))
-            levels.setdefault(level, []).append(position)
+            position.waiting = 0
+            for pid in position.players:
+                queue = queues.get(pid)
+                if queue is None:
+                    queues[pid] = deque((position,))
+                else:
+                    queue.append(position)
+                    position.waiting += 1
+        decidable = [position for position in window if not position.waiting]
         dirty = self.dirty
-        for level in sorted(levels):
-            # Same event, same inputs: the stored result stands.
-            self._apply([p for p in levels[level] if p.changed or not dirty.keys().isdisjoint(p.stored_players)])
+        while decidable:
+            applied: list[_Position] = []
+            while decidable:
+                position = decidable.pop()
+                if position.changed or not dirty.keys().isdisjoint(position.stored_players):
+                    applied.append(position)
+                else:  # same event, same inputs: the stored result stands
+                    _taken(position, queues, decidable)
+            self._apply(applied)
+            for position in applied:
+                _taken(position, queues, decidable)
 
     def _apply(self, ready: Sequence[_Position]) -> None:
         """Apply positions that share no player and whose inputs are known."""
@@ -490,6 +507,18 @@ class _Walk:
                     dirty.pop(pid, None)
                 else:
                     dirty[pid] = now
+
+
+def _taken(position: _Position, queues: dict[PlayerId, deque[_Position]], decidable: list[_Position]) -> None:
+    """``position`` is taken: the next position of each of its players waits for one fewer."""
+    for pid in position.players:
+        queue = queues[pid]
+        queue.popleft()
+        if queue:
+            following = queue[0]
+            following.waiting -= 1
+            if not following.waiting:
+                decidable.append(following)
 
 
 def _reconvert(
