@@ -6,6 +6,7 @@ of the changed time line."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 import pytest
@@ -16,10 +17,12 @@ from tests.rating.strategies import player_states, tournaments
 from tests.rating.test_properties import PROPERTY, reevaluated_by_definition
 from zdb.rating import (
     Game,
+    OrderKey,
     Participant,
     PlayerState,
     ResultCode,
     StartRating,
+    Step,
     StoredTimeline,
     Tournament,
     Withdrawal,
@@ -94,6 +97,32 @@ def test_an_incremental_replay_over_many_windows_equals_the_full_replay(seed: in
     must = reevaluated_by_definition(stored, full, changed)
     assert len(must) > 2 * INCREMENTAL_WINDOW  # the changes reach over several windows
     assert {step.key for step in result.steps if isinstance(step.event, Tournament)} == must
+
+
+def test_an_incremental_replay_reads_one_window_past_the_last_difference() -> None:
+    # A correction that changes no result (its games in another order): the corrected
+    # tournament is evaluated, nobody's state differs after it, and the walk stops at the end
+    # of its first window instead of reading the rest of the time line.
+    draw = random.Random(5)
+    initial = {f"P{k}": PlayerState(rating=draw.randint(900, 2300), index=draw.randint(1, 30)) for k in range(30)}
+    events = _random_tournaments(draw, 4 * INCREMENTAL_WINDOW)
+    first = next(event for event in events if len(event.games) > 1)
+    reordered = Tournament(first.id, first.acronym, first.end_date, first.players, first.games[::-1])
+    old, new = build_timeline(events), build_timeline([*events, reordered])
+    changes = timeline_changes(old, new)
+    stored = replay(initial, old)
+    view = StoredTimeline(initial, stored.steps)
+    pulled: list[OrderKey] = []
+
+    def counted() -> Iterator[Step]:
+        for step in view.steps_from(min(changes)):
+            pulled.append(step.key)
+            yield step
+
+    result = replay_incremental(counted(), changes, view.state_before)
+    assert (result.evaluated, dict(result.final_states)) == (1, {})
+    assert len(pulled) <= INCREMENTAL_WINDOW + 1 < len(stored.steps) - 2 * INCREMENTAL_WINDOW
+    assert apply_incremental(initial, stored.steps, result) == replay(initial, new)
 
 
 def test_a_replay_longer_than_its_look_ahead_equals_applying_each_event_in_turn() -> None:
