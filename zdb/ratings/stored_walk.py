@@ -9,7 +9,7 @@ time) or that are just ahead, with a participant whose state differs from the st
 (the replay's live view of them, ``watch``) or who plays in the tournament asked for (his
 state may differ after it). A tournament loaded ahead that the replay then passes by costs its
 share of the batch; one it asks for that was not loaded costs a batch of its own. Measured on
-a late weekend open (750 tournaments re-evaluated), this guess loads 1,064 tournaments in 25
+a late weekend open (750 tournaments re-evaluated), this guess loads 961 tournaments in 25
 batches. (With a replay that took one position at a time, every participant of every event
 re-applied so far, a superset that never shrinks, loaded 1,877 in 41.)
 
