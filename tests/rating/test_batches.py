@@ -127,16 +127,9 @@ def test_an_incremental_replay_reads_one_window_past_the_last_difference() -> No
 
 def test_a_replay_longer_than_its_look_ahead_equals_applying_each_event_in_turn() -> None:
     draw = random.Random(7)
-    pids = [f"P{k}" for k in range(40)]
-    initial = {pid: PlayerState(rating=draw.randint(900, 2300), index=draw.randint(1, 30)) for pid in pids[:30]}
-    results = [ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW, ResultCode.WHITE_WINS_FORFEIT]
-    events = []
-    for k in range(300 + _LOOKAHEAD + 150):  # a run, the conversion of 2026, a run beyond the look-ahead
-        chosen = draw.sample(pids, draw.randint(2, 6))
-        games = tuple(Game(white, black, draw.choice(results)) for white in chosen for black in chosen if white < black)
-        players = tuple(Participant(pid, draw.choice([None, 1960, 2010]), draw.random() < 0.9) for pid in chosen)
-        day = date(2026, 3, 1) + timedelta(days=k // 4) if k < 300 else date(2026, 7, 1) + timedelta(days=k // 4)
-        events.append(Tournament(k + 1, "AAA", day, players, games))
+    initial = {f"P{k}": PlayerState(rating=draw.randint(900, 2300), index=draw.randint(1, 30)) for k in range(30)}
+    # a run, the conversion of 2026, a run beyond the look-ahead
+    events = _random_tournaments(draw, 300 + _LOOKAHEAD + 150)
     timeline = build_timeline(events)
     states = dict(initial)
     one_by_one = []

@@ -442,7 +442,6 @@ class _Walk:
         # Each player's positions in order; a position waits for the ones before it in each.
         queues: dict[PlayerId, deque[_Position]] = {}
         for position in window:
-            position.waiting = 0
             for pid in position.players:
                 queue = queues.get(pid)
                 if queue is None:
