@@ -3,6 +3,8 @@ commands to one line and a non-zero exit. Anything else escaping is a bug."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from zdb.messages import Message
 
 __all__ = ["ConflictError", "DomainError", "NotFoundError", "ValidationError", "ValidationProblem"]
@@ -39,8 +41,10 @@ class ValidationProblem:
 
 
 class ValidationError(DomainError):
-    """A submission refused as a whole; every problem found is listed."""
+    """A submission refused as a whole; every problem found is listed, and the warnings found
+    beside them (what would not refuse it, but the referee should know)."""
 
-    def __init__(self, problems: list[ValidationProblem]) -> None:
+    def __init__(self, problems: list[ValidationProblem], warnings: Sequence[ValidationProblem] = ()) -> None:
         super().__init__("; ".join(repr(p) for p in problems))
         self.problems = problems
+        self.warnings = list(warnings)

@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from zdb.api.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, Problem
+from zdb.tournaments.submission_schemas import TournamentIn
 
 __all__ = ["install_openapi", "problems"]
 
@@ -100,6 +101,11 @@ def install_openapi(app: FastAPI) -> None:
         problem = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
         components.update(problem.pop("$defs", {}))
         components["Problem"] = problem
+        # The submission's body is read leniently (every problem in one answer), not by FastAPI:
+        # its schema is added here, and the operations refer to it.
+        tournament = TournamentIn.model_json_schema(ref_template="#/components/schemas/{model}")
+        components.update(tournament.pop("$defs", {}))
+        components["TournamentIn"] = tournament
         for operations in schema.get("paths", {}).values():
             for method, operation in operations.items():
                 responses = operation.setdefault("responses", {})

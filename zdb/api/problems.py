@@ -62,6 +62,11 @@ class Problem(BaseModel):
     detail: str | None = Field(examples=["player 10000099 does not exist"])
     instance: str | None = Field(description="the request path", examples=["/api/v1/players/10000099"])
     errors: list[ProblemPlace] = Field(description="each wrong field or line; empty when none is to blame")
+    warnings: list[ProblemPlace] = Field(
+        default_factory=list,
+        description="what would not refuse the request but its sender should know (a submission's file lines "
+        "the reader passed over, a value the person's record overrides)",
+    )
 
 
 class ProblemType(BaseModel):
@@ -119,6 +124,7 @@ def problem_response(
     detail: str | None,
     *,
     errors: Sequence[tuple[str, str]] = (),
+    warnings: Sequence[tuple[str, str]] = (),
     headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     title = _TYPES[slug][1] if slug in _TYPES and slug != "http-error" else HTTPStatus(status).phrase
@@ -129,6 +135,7 @@ def problem_response(
         detail=detail,
         instance=request.url.path,
         errors=[ProblemPlace(place=place, message=message) for place, message in errors],
+        warnings=[ProblemPlace(place=place, message=message) for place, message in warnings],
     )
     return JSONResponse(
         body.model_dump(mode="json"), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
@@ -183,8 +190,9 @@ async def _domain(request: Request, error: Exception) -> JSONResponse:
             status, slug = code, name
             break
     errors = [(p.place, p.message) for p in error.problems] if isinstance(error, ValidationError) else []
+    warnings = [(p.place, p.message) for p in error.warnings] if isinstance(error, ValidationError) else []
     headers = {"WWW-Authenticate": 'Bearer realm="zdb"'} if status == 401 else None
-    return problem_response(request, status, slug, str(error), errors=errors, headers=headers)
+    return problem_response(request, status, slug, str(error), errors=errors, warnings=warnings, headers=headers)
 
 
 async def _engine_input(request: Request, error: Exception) -> JSONResponse:

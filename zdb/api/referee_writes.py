@@ -21,7 +21,7 @@ from zdb.errors import ConflictError, NotFoundError
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 from zdb.tournaments.service import submit_tournaments, withdraw_tournament
-from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut
+from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut, WarningOut
 
 __all__ = ["authorize", "store", "stored_federation", "withdraw", "writer_name"]
 
@@ -76,6 +76,12 @@ def store(
         {"version": version, "acronym": intake.submission.acronym, "players": len(intake.submission.players),
          "created_players": created},
     )  # fmt: skip
+    for pkz, year in intake.learned.items():
+        # A person's fact learned from a file: before and after, and the file it came from.
+        record_write(
+            session, caller, "player.learn", f"player {pkz}",
+            {"birth_year": {"before": None, "after": year}, "from": f"tournament {tournament_id} version {version}"},
+        )  # fmt: skip
     out = SubmissionOut(
         id=tournament_id,
         version=version,
@@ -83,6 +89,7 @@ def store(
             MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
             for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
         ],
+        warnings=[WarningOut(place=w.place, message=w.message) for w in intake.warnings],
     )
     location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))
     answer = StoredAnswer(200 if correction else 201, out.model_dump(mode="json"), location)

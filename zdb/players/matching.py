@@ -43,6 +43,8 @@ class PlayerQuery:
     birth_year: int | None = None
     sex: str | None = None
     club: str | None = None
+    #: a newcomer the submission describes as a guest (WO 3.4.3: never a member of a club)
+    guest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,9 @@ def _by_name(session: Session, query: PlayerQuery) -> list[Player]:
         condition &= or_(Player.birth_date == query.birth_date, Player.birth_date.is_(None))
         condition &= or_(Player.birth_year == query.birth_date.year, Player.birth_year.is_(None))
     elif query.birth_year is not None:
-        condition &= Player.birth_year == query.birth_year
+        # A record whose birth year is unknown fits too: it is the same person more often than
+        # a newcomer of the same name (and a duplicate would be rated as unrated).
+        condition &= or_(Player.birth_year == query.birth_year, Player.birth_year.is_(None))
     return list(session.execute(select(Player).where(condition).order_by(Player.pkz)).scalars())
 
 
@@ -130,6 +134,7 @@ def _new_player(query: PlayerQuery) -> NewPlayer:
         birth_date=birth,
         sex=query.sex,
         fide_id=query.fide_id,
+        guest=query.guest,
     )
 
 

@@ -16,10 +16,11 @@ from zdb.ratings.models import RecalcState
 __all__ = ["dirty_position", "mark_dirty"]
 
 
-def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> None:
+def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> int | None:
+    """Move the dirty position back to the earliest of ``keys``; the new generation (None: no key)."""
     wanted = list(keys)
     if not wanted:
-        return
+        return None
     # FOR UPDATE: concurrent submitters take turns on the one row; a running recalculation
     # never holds it for long (it updates it only at its very end).
     state = session.execute(select(RecalcState).where(RecalcState.id == 1).with_for_update()).scalar_one()
@@ -30,6 +31,7 @@ def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> None:
     state.generation += 1
     session.flush()
     session.info[RECALC_REQUESTED] = True
+    return state.generation
 
 
 def dirty_position(state: RecalcState) -> OrderKey | None:

@@ -107,7 +107,7 @@ def recalculate(
         if state.dirty_date == date.min or session.execute(select(HistoryRow.event_date).limit(1)).first() is None:
             from_scratch = True
         run = _full_run if from_scratch else _incremental_run
-        evaluated, changed, removed = run(session, progress or (lambda done, total: None))
+        evaluated, changed, removed = run(session, generation, progress or (lambda done, total: None))
         duration_ms = int((time.monotonic() - began) * 1000)
         clean = _finish(
             session, generation, began_at=began_at, evaluated=evaluated, changed=changed, duration_ms=duration_ms
@@ -152,7 +152,7 @@ def _counting(steps: Iterator[Step], total: int, progress: Progress) -> Iterator
     progress(done, total)
 
 
-def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
+def _full_run(session: Session, generation: int, progress: Progress) -> tuple[int, int, int]:
     # Read before loading: a tournament withdrawn after this point has its results written
     # below and stays pending (withdrawn but evaluated) for the next run.
     withdrawn = list(
@@ -187,15 +187,29 @@ def _full_run(session: Session, progress: Progress) -> tuple[int, int, int]:
     if shadow is not None:
         shadow.swap()
     changed = repo.replace_current_ratings(session, final)
-    _mark_evaluated(session, versions, withdrawn)
+    _mark_evaluated(session, versions, withdrawn, generation)
     session.execute(update(StartRatingRow).values(evaluated=True))
     return len(versions), changed, 0
 
 
-def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[int]) -> None:
+def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[int], generation: int) -> None:
     """Record which version each tournament's stored evaluation belongs to; it is "evaluated"
-    only if no correction arrived during the run (then it stays pending for the next run)."""
+    only if no correction arrived during the run (then it stays pending for the next run). A
+    stale mark is cleared only if it was set at or before the generation the run started
+    from: a participant's fact learned during the run may not have been read by it."""
     t = TournamentRecord
+    evaluated = list(versions)
+    for start in range(0, len(evaluated), 5000):
+        session.execute(
+            update(t)
+            .where(
+                t.id.in_(evaluated[start : start + 5000]),
+                t.stale_generation.is_not(None),
+                t.stale_generation <= generation,
+            )
+            .values(stale_generation=None)
+            .execution_options(synchronize_session=False)
+        )
     for start in range(0, len(withdrawn), 5000):
         session.execute(update(t).where(t.id.in_(withdrawn[start : start + 5000])).values(evaluated_version=None))
     if not versions:
@@ -231,7 +245,7 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
     session.connection().execute(statement, [{"tid": tid, "version": v} for tid, v in versions.items()])
 
 
-def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, int]:
+def _incremental_run(session: Session, generation: int, progress: Progress) -> tuple[int, int, int]:
     pending = tournaments.pending_tournaments(session)
     starts = repo.load_start_ratings(session, pending_only=True)
     if not pending and not starts:
@@ -289,7 +303,7 @@ def _incremental_run(session: Session, progress: Progress) -> tuple[int, int, in
     )
     repo.write_steps(session, ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps), only)
     repo.write_current_ratings(session, result.final_states)
-    _mark_evaluated(session, versions, withdrawn=[p.id for p in pending if p.withdrawn])
+    _mark_evaluated(session, versions, [p.id for p in pending if p.withdrawn], generation)
     for start in starts:
         session.execute(
             update(StartRatingRow)

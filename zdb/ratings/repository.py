@@ -240,14 +240,23 @@ def _history_steps(
 
 
 def state_before(
-    session: Session, initial: Mapping[PlayerId, PlayerState] | None, pid: PlayerId, key: OrderKey
+    session: Session,
+    initial: Mapping[PlayerId, PlayerState] | None,
+    pid: PlayerId,
+    key: OrderKey,
+    *,
+    skip_tournament: int | None = None,
 ) -> PlayerState:
     """A player's stored state just before ``key``: after his last event before it, or his
-    initial state (from ``initial``, or read for him alone when it is None)."""
+    initial state (from ``initial``, or read for him alone when it is None). ``skip_tournament``:
+    that tournament's stored evaluation is passed over (a correction's preview replaces it)."""
     h = HistoryRow
+    condition = (h.player_pkz == int(pid)) & (tuple_(*_KEY) < key)
+    if skip_tournament is not None:
+        condition &= ~((h.event_phase == 1) & (h.event_id == skip_tournament))
     row = session.execute(
         select(h.new_rating, h.new_index, h.new_leftover)
-        .where(h.player_pkz == int(pid), tuple_(*_KEY) < key)
+        .where(condition)
         .order_by(h.event_date.desc(), h.event_phase.desc(), h.event_text.desc(), h.event_id.desc())
         .limit(1)
     ).first()

@@ -13,6 +13,7 @@ the engine on the participants' stored states before the end date, writing nothi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -20,14 +21,17 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
-from zdb.formats.trf import TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games, parse_trf
+from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games, parse_trf
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
+from zdb.players.names import fold_name
 from zdb.rating import EMPTY_STATE, InvalidInputError, PlayerState, ResultCode, evaluate_tournament
 from zdb.ratings.models import InitialState
 from zdb.ratings.repository import state_before, state_from_columns
+from zdb.tournaments.json_reading import JsonTournament
+from zdb.tournaments.person_facts import KnownPerson, known_people, learn_birth_years
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission
-from zdb.tournaments.submission_schemas import PreviewOut, PreviewRowOut, TournamentIn
+from zdb.tournaments.submission_schemas import PlayerIn, PreviewOut, PreviewRowOut, TournamentIn, WarningOut
 from zdb.tournaments.validation import check_dates, check_kind, check_pairings, check_time_control
 
 __all__ = ["Intake", "TrfMeta", "intake_json", "intake_trf", "preview"]
@@ -53,12 +57,16 @@ class TrfMeta:
 @dataclass(frozen=True, slots=True)
 class Intake:
     """A checked submission: the service's input, and per player (in start-number order) the
-    person number (negative: a newcomer a preview did not create), whether it was created, and
-    the name as submitted."""
+    person number (negative: a newcomer a preview did not create), whether it was created, the
+    name (the record's; a newcomer's as submitted) and the file's spelling where it differs;
+    the warnings to answer with, and the birth years the records learn (person number → year)."""
 
     submission: TournamentSubmission
     created: tuple[bool, ...]
     names: tuple[str, ...]
+    names_in_file: tuple[str | None, ...] = ()
+    warnings: tuple[ValidationProblem, ...] = ()
+    learned: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -68,6 +76,8 @@ class _Entry:
     birth_year: int | None
     member: bool
     fide_rating: int | None
+    #: whether the submission said member or guest itself (JSON ``member``); a TRF only implies it
+    member_stated: bool = False
 
 
 @dataclass(slots=True)
@@ -81,34 +91,40 @@ class _Draft:
     end_date: date | None
     round_dates: list[date]
     time_control: str | None
-    players: list[_Entry]
+    players: list[_Entry | None]  # None: a JSON player the schema refused
     games: list[tuple[int | None, int | None, int, int, str]]  # round, board, white, black (start numbers), result
     places: dict[str, str]  # field -> where it came from ("body.time_control", "line 7")
     problems: list[ValidationProblem] = field(default_factory=list)
+    warnings: list[ValidationProblem] = field(default_factory=list)
     check_pairs: bool = True  # a TRF's pairings were checked by the reader from both sides
+    #: the games' numbers in the submission (JSON: a broken game is left out, and numbers keep their place)
+    game_numbers: list[int] | None = None
+    #: fields whose problem the schema already found: their rules are not checked again
+    broken: frozenset[str] = frozenset()
 
 
-def _from_json(body: TournamentIn) -> _Draft:
-    players = [
-        _Entry(
-            PlayerQuery(
-                place=f"body.players[{k}]", pkz=p.pkz, club_code=p.club_code, member_no=p.member_no,
-                fide_id=p.fide_id, surname=p.surname, given_name=p.given_name, birth_date=p.birth_date,
-                birth_year=p.birth_year, sex=p.sex, club=p.club,
-            ),
-            f"{p.given_name or ''} {p.surname or ''}".strip(),
-            p.birth_year if p.birth_year is not None else (p.birth_date.year if p.birth_date else None),
-            p.member,
-            p.fide_rating,
-        )
-        for k, p in enumerate(body.players)
-    ]  # fmt: skip
+def _json_entry(k: int, p: PlayerIn) -> _Entry:
+    query = PlayerQuery(
+        place=f"body.players[{k}]", pkz=p.pkz, club_code=p.club_code, member_no=p.member_no, fide_id=p.fide_id,
+        surname=p.surname, given_name=p.given_name, birth_date=p.birth_date, birth_year=p.birth_year, sex=p.sex,
+        club=p.club, guest=not p.member,
+    )  # fmt: skip
+    birth_year = p.birth_year if p.birth_year is not None else (p.birth_date.year if p.birth_date else None)
+    name = f"{p.given_name or ''} {p.surname or ''}".strip()
+    return _Entry(query, name, birth_year, p.member, p.fide_rating, "member" in p.model_fields_set)
+
+
+def _from_json(read: JsonTournament) -> _Draft:
+    body, broken = read.head, read.broken
+    games = [(g.round, g.board, g.white, g.black, g.result) for g in read.games if g is not None]
     return _Draft(
         acronym=body.acronym, federation=body.federation, kind=body.kind, youth_u12=body.youth_u12, name=body.name,
-        start_date=body.start_date, end_date=body.end_date, round_dates=list(body.round_dates),
-        time_control=body.time_control,
-        players=players, games=[(g.round, g.board, g.white, g.black, g.result) for g in body.games],
+        start_date=body.start_date, end_date=None if "end_date" in broken else body.end_date,
+        round_dates=list(body.round_dates), time_control=body.time_control,
+        players=[None if p is None else _json_entry(k, p) for k, p in enumerate(read.players)], games=games,
+        game_numbers=[k for k, g in enumerate(read.games) if g is not None],
         places={name: f"body.{name}" for name in ("acronym", "federation", "kind", "time_control")},
+        problems=list(read.problems), broken=broken,
     )  # fmt: skip
 
 
@@ -165,13 +181,14 @@ def _trf_entry(player: TrfPlayer) -> _Entry:
     birth_date = player.birth_date or (ger.birth_date if ger else None)
     birth_year = player.birth_year or (ger.birth_year if ger else None)
     club = ger.club_code if ger else None
+    # A player of another federation without a German line is a guest (WO 3.4.3: not a member).
+    # This describes only a person the database does not know: a known one's is his record's.
+    member = ger is not None or player.federation in (None, "", "GER")
     query = PlayerQuery(
         place=f"line {player.line}", pkz=None if person_no is None else int(person_no), club_code=club,
         member_no=None if member_no is None else int(member_no), fide_id=player.fide_id, surname=surname or None,
-        given_name=given, birth_date=birth_date, birth_year=birth_year, sex=sex, club=club,
+        given_name=given, birth_date=birth_date, birth_year=birth_year, sex=sex, club=club, guest=not member,
     )  # fmt: skip
-    # A player of another federation without a German line is a guest (spec: not a member).
-    member = ger is not None or player.federation in (None, "", "GER")
     return _Entry(query, f"{given} {surname}".strip(), birth_year, member, player.rating)
 
 
@@ -196,53 +213,69 @@ def _from_trf(document: TrfDocument, meta: TrfMeta) -> _Draft:
             "time_control": "query.time_control" if meta.time_control else "record 122 (time control)",
             "end_date": "query.end_date" if meta.end_date else "record 052 (end date)",
         },
-        problems=[_trf_problem(p) for p in document.errors], check_pairs=False,
+        problems=[_trf_problem(p) for p in (*document.errors, *document.warnings) if _refuses(p)],
+        warnings=[_trf_problem(p) for p in document.warnings if not _refuses(p)], check_pairs=False,
     )  # fmt: skip
 
 
+def _refuses(problem: TrfProblem) -> bool:
+    """The reader's errors, and a national number that names nobody: the reader (which also
+    serves the standings) passes over it, but a submission would match the player by name
+    alone and may take another person's record."""
+    return problem.severity is Severity.ERROR or problem.field == "national number"
+
+
 def _check(session: Session, draft: _Draft) -> list[ValidationProblem]:
-    """Everything but the player matching."""
-    places = draft.places
+    """Everything but the player matching; a field the schema refused is not checked again."""
+    places, broken = draft.places, draft.broken
     problems = list(draft.problems)
-    if len(draft.acronym) != 3:
+    if "acronym" not in broken and len(draft.acronym) != 3:
         problems.append(
             ValidationProblem(
                 places["acronym"], Message("must have 3 characters, got {acronym!r}", acronym=draft.acronym)
             )
         )
-    if session.get(Federation, draft.federation) is None:
+    if "federation" not in broken and session.get(Federation, draft.federation) is None:
         problems.append(
             ValidationProblem(
                 places["federation"], Message("no federation has the prefix {prefix!r}", prefix=draft.federation)
             )
         )
-    problems += [ValidationProblem(places["kind"], p.text) for p in check_kind(draft.kind)]
-    problems += check_time_control(draft.time_control, youth_u12=draft.youth_u12, place=places["time_control"])
+    if "kind" not in broken:
+        problems += [ValidationProblem(places["kind"], p.text) for p in check_kind(draft.kind)]
+    if not broken & {"time_control", "youth_u12"}:
+        problems += check_time_control(draft.time_control, youth_u12=draft.youth_u12, place=places["time_control"])
     if draft.end_date is None:
-        problems.append(ValidationProblem(places.get("end_date", "end_date"), Message("the end date is required")))
-    else:
+        if "end_date" not in broken:
+            problems.append(ValidationProblem(places.get("end_date", "end_date"), Message("the end date is required")))
+    elif not broken & {"start_date", "round_dates"}:
         rounds = max((g[0] or 0 for g in draft.games), default=0)
         prefix = "body." if draft.check_pairs else ""
         problems += [
             ValidationProblem(prefix + p.place, p.text)
             for p in check_dates(draft.start_date, draft.end_date, draft.round_dates, rounds=rounds, today=date.today())
         ]
-    if draft.check_pairs:
+    if draft.check_pairs and draft.players:
         problems += check_pairings(
-            len(draft.players), [(g[0], g[2], g[3], g[4]) for g in draft.games], place="body.games"
-        )
+            len(draft.players), [(g[0], g[2], g[3], g[4]) for g in draft.games], place="body.games",
+            numbers=draft.game_numbers,
+        )  # fmt: skip
     return problems
 
 
 def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int | None) -> Intake:
     problems = _check(session, draft)
     joined = draft.end_date or date.today()
-    outcome = match_players(session, [e.query for e in draft.players], create=create and not problems, joined=joined)
-    problems += outcome.problems
+    entries = [e for e in draft.players if e is not None]
+    matched = match_players(session, [e.query for e in entries], create=create and not problems, joined=joined)
+    problems += matched.problems
+    outcome = iter(zip(matched.pkz, matched.created, strict=True))
+    found = [(None, False) if e is None else next(outcome) for e in draft.players]
+    created = tuple(new for _, new in found)
     numbers: list[int] = []
     first: dict[int, str] = {}
-    for k, (entry, pkz) in enumerate(zip(draft.players, outcome.pkz, strict=True)):
-        if pkz is None:
+    for k, (entry, (pkz, _)) in enumerate(zip(draft.players, found, strict=True)):
+        if entry is None or pkz is None:
             numbers.append(-(k + 1))  # a newcomer not created (preview, or a refused submission)
             continue
         if pkz in first:
@@ -253,16 +286,27 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
             )
         first.setdefault(pkz, entry.query.place)
         numbers.append(pkz)
+    known = known_people(session, [n for n, new in zip(numbers, created, strict=True) if n > 0 and not new])
+    facts = [
+        _facts(entry, known.get(pkz)) if entry is not None else None
+        for entry, pkz in zip(draft.players, numbers, strict=True)
+    ]
+    warnings = [*draft.warnings, *(w for f in facts if f is not None for w in f.warnings)]
     if problems:
-        raise ValidationError(problems)
+        raise ValidationError(problems, warnings)
+    # Without problems every player was read and matched.
+    people = [(pkz, f, e) for pkz, f, e in zip(numbers, facts, draft.players, strict=True) if f and e]
+    assert len(people) == len(numbers)
     assert draft.end_date is not None
+    learned = {pkz: f.birth_year for pkz, f, _ in people if f.learned and f.birth_year}
+    if create:
+        learn_birth_years(session, learned)
     submission = TournamentSubmission(
         acronym=draft.acronym, end_date=draft.end_date, name=draft.name, start_date=draft.start_date,
         round_dates=tuple(draft.round_dates), time_control=draft.time_control, kind=draft.kind,
         federation_prefix=draft.federation, tournament_id=tournament_id,
         players=tuple(
-            SubmittedPlayer(pkz, e.birth_year, e.member, e.fide_rating)
-            for pkz, e in zip(numbers, draft.players, strict=True)
+            SubmittedPlayer(pkz, f.birth_year, f.member, e.fide_rating) for pkz, f, e in people
         ),
         games=tuple(
             SubmittedGame(numbers[w - 1], numbers[b - 1], result, round_no, board)
@@ -272,13 +316,78 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
     try:
         submission.engine_view(tournament_id or _PREVIEW_ID)
     except InvalidInputError as error:  # pragma: no cover - the checks above catch these first
-        raise ValidationError([ValidationProblem(error.place, error.problem)]) from None
-    return Intake(submission, outcome.created, tuple(e.name for e in draft.players))
+        raise ValidationError([ValidationProblem(error.place, error.problem)], warnings) from None
+    return Intake(
+        submission, created, tuple(f.name for _, f, _ in people), tuple(f.name_in_file for _, f, _ in people),
+        tuple(warnings), learned,
+    )  # fmt: skip
 
 
-def intake_json(session: Session, body: TournamentIn, *, create: bool, tournament_id: int | None = None) -> Intake:
-    """A JSON submission, checked and matched (newcomers created when ``create``)."""
-    return _finish(session, _from_json(body), create=create, tournament_id=tournament_id)
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the evaluation takes of one participant, and what the referee is told about it."""
+
+    name: str
+    name_in_file: str | None
+    birth_year: int | None
+    member: bool
+    learned: bool = False  # the record learns this birth year
+    warnings: tuple[ValidationProblem, ...] = ()
+
+
+def _facts(entry: _Entry, person: KnownPerson | None) -> _Facts:
+    """A known person's facts are his record's (spec §13.16, WO 3.4.3); the file's values only
+    fill what the record lacks, and a contradiction is a warning, never a change."""
+    if person is None:  # a newcomer: the file is all there is
+        return _Facts(entry.name, None, entry.birth_year, entry.member)
+    place, warnings = entry.query.place, []
+    year, learned = person.birth_year, False
+    if year is None and entry.birth_year is not None:
+        year, learned = entry.birth_year, True
+        warnings.append(
+            ValidationProblem(
+                place,
+                Message(
+                    "the record of {pkz} learns the birth year {year} from this file; his earlier evaluations are "
+                    "redone with it",
+                    pkz=person.pkz, year=entry.birth_year,
+                ),
+            )
+        )  # fmt: skip
+    elif year is not None and entry.birth_year is not None and entry.birth_year != year:
+        warnings.append(
+            ValidationProblem(
+                place,
+                Message(
+                    "the file gives the birth year {given}, the record of {pkz} holds {year}: the record's is used "
+                    "(the rating office corrects records)",
+                    given=entry.birth_year, pkz=person.pkz, year=year,
+                ),
+            )
+        )  # fmt: skip
+    member = not person.guest
+    if entry.member_stated and entry.member != member:
+        warnings.append(
+            ValidationProblem(
+                place,
+                Message(
+                    "the submission says {said}, the record of {pkz} says {record}: the record's is used",
+                    said=Message("member") if entry.member else Message("guest"), pkz=person.pkz,
+                    record=Message("member") if member else Message("guest"),
+                ),
+            )
+        )  # fmt: skip
+    in_file = entry.name if entry.name and fold_name(entry.name) != fold_name(person.name) else None
+    return _Facts(person.name, in_file, year, member, learned, tuple(warnings))
+
+
+def intake_json(
+    session: Session, body: TournamentIn | JsonTournament, *, create: bool, tournament_id: int | None = None
+) -> Intake:
+    """A JSON submission, checked and matched (newcomers created when ``create``); read by
+    ``read_tournament_json``, its schema's problems and the rules' are answered together."""
+    read = body if isinstance(body, JsonTournament) else JsonTournament(body, list(body.players), list(body.games))
+    return _finish(session, _from_json(read), create=create, tournament_id=tournament_id)
 
 
 def intake_trf(
@@ -289,13 +398,16 @@ def intake_trf(
 
 
 def _states(session: Session, submission: TournamentSubmission) -> dict[str, PlayerState]:
+    """Each participant's stored state just before the tournament's place. A correction takes
+    its own place (its id) and never counts the stored version it replaces."""
     known = [p.pkz for p in submission.players if p.pkz > 0]
     initial = {
         str(r.player_pkz): state_from_columns(r.rating, r.rating_index, r.leftover)
         for r in session.query(InitialState).filter(InitialState.player_pkz.in_(known))
     }
-    key = (submission.end_date, 1, submission.acronym, _PREVIEW_ID)
-    states = {str(pkz): state_before(session, initial, str(pkz), key) for pkz in known}
+    corrected = submission.tournament_id
+    key = (submission.end_date, 1, submission.acronym, corrected or _PREVIEW_ID)
+    states = {str(pkz): state_before(session, initial, str(pkz), key, skip_tournament=corrected) for pkz in known}
     states.update({str(p.pkz): EMPTY_STATE for p in submission.players if p.pkz < 0})
     return states
 
@@ -304,16 +416,20 @@ def preview(session: Session, intake: Intake) -> PreviewOut:
     """The evaluation the tournament would get now (spec §1's rule set of its end date), from
     each participant's stored state just before it; nothing is written."""
     submission = intake.submission
-    evaluation = evaluate_tournament(submission.engine_view(_PREVIEW_ID), _states(session, submission))
+    evaluation = evaluate_tournament(
+        submission.engine_view(submission.tournament_id or _PREVIEW_ID), _states(session, submission)
+    )
     rows = []
     for k, (row, player) in enumerate(zip(evaluation.rows, submission.players, strict=True)):
         rows.append(
             PreviewRowOut(
                 start_no=k + 1, pkz=player.pkz if player.pkz > 0 else None, name=intake.names[k],
+                name_in_file=intake.names_in_file[k] if intake.names_in_file else None,
                 rule_set=evaluation.rule_set, member=row.member, stage=row.stage.value,
                 fide_start=row.fide_start, r0=row.r0, i0=row.i0, w=row.w, n=row.n, unrated_games=row.unrated_games,
                 we=row.we, e=row.e, k=row.k, rh=row.rh, sonder=row.sonder, rn=row.rn, i_new=row.i_new,
                 stored=row.stored, leftover_used=row.leftover_used, leftover_stored=row.leftover_stored,
             )
         )  # fmt: skip
-    return PreviewOut(rule_set=evaluation.rule_set, rows=rows)
+    warnings = [WarningOut(place=w.place, message=w.message) for w in intake.warnings]
+    return PreviewOut(rule_set=evaluation.rule_set, rows=rows, warnings=warnings)

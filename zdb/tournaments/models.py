@@ -3,7 +3,9 @@
 A tournament's id is given at first submission and kept across corrections; every correction
 is a new version, and older versions stay for the record. ``evaluated_version`` says which
 version the stored evaluation belongs to: a tournament whose current version differs from it
-(or that was withdrawn after being evaluated) is a pending change of the time line. Games are
+(or that was withdrawn after being evaluated) is a pending change of the time line; so is one
+whose ``stale_generation`` is set: a participant's fact (his birth year) changed after it was
+evaluated, and its stored evaluation must be redone with the same version. Games are
 inserted tournament by tournament, so each tournament's games lie together on disk.
 """
 
@@ -46,6 +48,8 @@ class TournamentRecord(Base):
     current_version: Mapped[int]
     status: Mapped[str] = mapped_column(String(10), default="received")
     evaluated_version: Mapped[int | None]
+    #: the time line's generation at which a participant's fact changed (None: the evaluation stands)
+    stale_generation: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     created_by: Mapped[str] = mapped_column(String(100), default="")
     withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

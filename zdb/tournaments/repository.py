@@ -26,7 +26,8 @@ class PendingTournament:
 
 
 def pending_tournaments(session: Session) -> list[PendingTournament]:
-    """Tournaments not evaluated in their current version, or withdrawn but still evaluated."""
+    """Tournaments not evaluated in their current version, withdrawn but still evaluated, or
+    whose evaluation is stale (a participant's fact changed)."""
     t = TournamentRecord
     rows = session.execute(
         select(t.id, t.current_version, t.status, t.evaluated_version).where(
@@ -36,6 +37,7 @@ def pending_tournaments(session: Session) -> list[PendingTournament]:
                     or_(t.evaluated_version.is_(None), t.evaluated_version != t.current_version),
                 ),
                 and_(t.status == "withdrawn", t.evaluated_version.is_not(None)),
+                and_(t.status != "withdrawn", t.stale_generation.is_not(None)),
             )
         )
     ).all()

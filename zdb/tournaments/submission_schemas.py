@@ -24,6 +24,7 @@ __all__ = [
     "PreviewRowOut",
     "SubmissionOut",
     "TournamentIn",
+    "WarningOut",
 ]
 
 
@@ -103,6 +104,14 @@ class TournamentIn(BaseModel):
     games: list[GameIn] = Field(default_factory=list, max_length=200_000)
 
 
+class WarningOut(BaseModel):
+    """What does not refuse a submission but its referee should know: a file line the reader
+    passed over, a value the person's record overrides, a fact the record learned."""
+
+    place: str = Field(description="the field (body.players[2]) or the file's line", examples=["line 14"])
+    message: str = Field(examples=["the file gives the birth year 1990; the record of 10000042 holds 1989: used"])
+
+
 class MatchedPlayerOut(BaseModel):
     start_no: int = Field(examples=[1])
     pkz: int = Field(examples=[10000042])
@@ -114,12 +123,16 @@ class SubmissionOut(BaseModel):
     version: int = Field(examples=[1])
     status: Literal["received"] = "received"
     players: list[MatchedPlayerOut]
+    warnings: list[WarningOut] = Field(default_factory=list)
 
 
 class PreviewRowOut(EvaluationFigures):
     start_no: int = Field(examples=[1])
     pkz: int | None = Field(description="null: a newcomer who would be created", examples=[10000042])
-    name: str = Field(examples=["Anna Müller"])
+    name: str = Field(description="the person's record's name (a newcomer's: as submitted)", examples=["Anna Müller"])
+    name_in_file: str | None = Field(
+        default=None, description="the submission's spelling, where it differs from the record's", examples=[None]
+    )
 
 
 class PreviewOut(BaseModel):
@@ -128,3 +141,4 @@ class PreviewOut(BaseModel):
 
     rule_set: str = Field(examples=["wo2026"])
     rows: list[PreviewRowOut]
+    warnings: list[WarningOut] = Field(default_factory=list)

@@ -221,13 +221,20 @@ def check_kind(kind: str) -> list[ValidationProblem]:
 
 
 def check_pairings(
-    players: int, games: Sequence[tuple[int | None, int, int, str]], *, place: str = "games"
+    players: int,
+    games: Sequence[tuple[int | None, int, int, str]],
+    *,
+    place: str = "games",
+    numbers: Sequence[int] | None = None,
 ) -> list[ValidationProblem]:
     """Games given as (round, white, black, result) with 1-based start numbers: both in the
-    list, not the same, a known result code, and nobody paired twice in one round."""
+    list, not the same, a known result code, and nobody paired twice in one round. ``numbers``:
+    each game's number in the submission, where some were left out (default: their order)."""
     problems = []
     seen: dict[tuple[int, int], int] = {}
     for k, (round_no, white, black, result) in enumerate(games):
+        if numbers is not None:
+            k = numbers[k]  # noqa: PLW2901 - the game's own number names it
         where = f"{place}[{k}]"
         for side, start_no in (("white", white), ("black", black)):
             if not 1 <= start_no <= players:

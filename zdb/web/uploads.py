@@ -7,16 +7,16 @@ Every problem, the JSON's field paths and the TRF's lines included, is raised as
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date
 
-import pydantic
 from sqlalchemy.orm import Session
 
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
-from zdb.tournaments.submission_schemas import TournamentIn
+from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
 from zdb.web.form_values import optional_date
 
 __all__ = ["Upload", "UploadForm", "read_upload"]
@@ -40,7 +40,7 @@ class Upload:
     its intake."""
 
     federation: str | None
-    body: TournamentIn | None
+    body: JsonTournament | None
     meta: TrfMeta | None
     data: bytes
 
@@ -53,16 +53,6 @@ class Upload:
 
 def _is_json(filename: str, data: bytes) -> bool:
     return filename.lower().endswith(".json") or data.lstrip()[:1] in (b"{", b"[")
-
-
-def _json_problems(error: pydantic.ValidationError) -> list[ValidationProblem]:
-    problems = []
-    for item in error.errors():
-        place = "body"
-        for part in item["loc"]:
-            place += f"[{part}]" if isinstance(part, int) else f".{part}"
-        problems.append(ValidationProblem(place, item["msg"]))
-    return problems
 
 
 def _trf_meta(form: UploadForm) -> TrfMeta:
@@ -92,9 +82,12 @@ def read_upload(filename: str, data: bytes, form: UploadForm) -> Upload:
         raise ValidationError([ValidationProblem("file", Message("the file is empty (or none was chosen)"))])
     if _is_json(filename, data):
         try:
-            body = TournamentIn.model_validate_json(data)
-        except pydantic.ValidationError as error:
-            raise ValidationError(_json_problems(error)) from None
+            raw = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise ValidationError([ValidationProblem("body", f"the file is not JSON: {error}")]) from None
+        body = read_tournament_json(raw)
+        if body.federation is None:
+            raise ValidationError(body.problems)
         return Upload(body.federation, body, None, data)
     meta = _trf_meta(form)
     return Upload(meta.federation, None, meta, data)

@@ -17,7 +17,7 @@ from datetime import date
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from zdb.api import referee_writes as writes
@@ -27,7 +27,8 @@ from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf, preview
-from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut, TournamentIn
+from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
+from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
 
 __all__ = ["router"]
 
@@ -126,8 +127,30 @@ def _answer(answer: StoredAnswer) -> JSONResponse:
     return JSONResponse(answer.body, status_code=answer.status, headers=headers)
 
 
-def _json_digest(request: Request, body: TournamentIn) -> str:
-    return request_hash(request.method, request.url.path, "", body.model_dump(mode="json"))
+def _json_digest(request: Request, body: Any) -> str:
+    return request_hash(request.method, request.url.path, "", {"body": body})
+
+
+#: the JSON body: read by ``read_tournament_json`` so that its schema's problems and the rules'
+#: are answered in one 422 (the schema is documented as ``TournamentIn``)
+_JSON_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TournamentIn"}}},
+    }
+}
+JsonBody = Annotated[Any, Body()]
+
+
+def _readable(caller: Principal, body: Any, *federations: str | None) -> JsonTournament:
+    """The body read, after the caller is authorised for its federation (a body whose
+    federation cannot be read is answered with the schema's problems alone)."""
+    read = read_tournament_json(body)
+    if read.federation is None:
+        raise ValidationError(read.problems)
+    for federation in (*federations, read.federation):
+        writes.authorize(caller, federation)
+    return read
 
 
 def _trf_digest(request: Request, data: bytes) -> str:
@@ -179,14 +202,15 @@ _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; 
     summary="Submit a tournament as JSON (referee, admin)",
     description=_WRITE_DESCRIPTION,
     responses=_CREATED | problems(403, 409),
+    openapi_extra=_JSON_BODY,
 )
 def submit_json(
-    *, request: Request, session: RequestSession, caller: Writer, body: TournamentIn, key: IdempotencyKeyHeader = None
+    *, request: Request, session: RequestSession, caller: Writer, body: JsonBody, key: IdempotencyKeyHeader = None
 ) -> Response:
-    writes.authorize(caller, body.federation)
+    read = _readable(caller, body)
     stored = writes.store(
         request, session, caller, key=key, digest=_json_digest(request, body),
-        make=lambda: intake_json(session, body, create=True), correction=False,
+        make=lambda: intake_json(session, read, create=True), correction=False,
     )  # fmt: skip
     return _answer(stored)
 
@@ -219,10 +243,26 @@ def submit_trf(
     description="Checked as a submission is; the engine evaluates it on each participant's stored state just "
     "before its end date. Newcomers are not created (their `pkz` is null).",
     responses=problems(403),
+    openapi_extra=_JSON_BODY,
 )
-def preview_json(*, session: RequestSession, caller: Writer, body: TournamentIn) -> PreviewOut:
-    writes.authorize(caller, body.federation)
-    return preview(session, intake_json(session, body, create=False))
+def preview_json(*, session: RequestSession, caller: Writer, body: JsonBody) -> PreviewOut:
+    return preview(session, intake_json(session, _readable(caller, body), create=False))
+
+
+@router.post(
+    "/{tournament_id}/preview",
+    response_model=PreviewOut,
+    summary="The evaluation a correction (JSON) would get now, stored nowhere (referee, admin)",
+    description="As the preview of a new tournament, at the corrected tournament's place: each participant's "
+    "stored state before it, never counting the stored version the correction replaces.",
+    responses=problems(403, 404, 409),
+    openapi_extra=_JSON_BODY,
+)
+def preview_correction_json(
+    *, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: JsonBody
+) -> PreviewOut:
+    read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
+    return preview(session, intake_json(session, read, create=False, tournament_id=tournament_id))
 
 
 @router.post(
@@ -238,22 +278,38 @@ def preview_trf(*, session: RequestSession, caller: Writer, meta: Meta, data: Ra
     return preview(session, intake_trf(session, _nonempty(data), meta, create=False))
 
 
+@router.post(
+    "/{tournament_id}/preview/trf",
+    response_model=PreviewOut,
+    summary="The evaluation a correction (TRF) would get now, stored nowhere (referee, admin)",
+    description=_TRF_DESCRIPTION,
+    responses=problems(403, 404, 409),
+    openapi_extra=_TRF_BODY,
+)
+def preview_correction_trf(
+    *, session: RequestSession, caller: Writer, tournament_id: TournamentId, meta: Meta, data: RawBody
+) -> PreviewOut:
+    writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
+    writes.authorize(caller, meta.federation)
+    return preview(session, intake_trf(session, _nonempty(data), meta, create=False, tournament_id=tournament_id))
+
+
 @router.put(
     "/{tournament_id}",
     response_model=SubmissionOut,
     summary="Correct a tournament with JSON: a new version under the same id (referee, admin)",
     description=_WRITE_DESCRIPTION,
     responses=problems(403, 404, 409),
+    openapi_extra=_JSON_BODY,
 )
 def correct_json(
-    *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: TournamentIn,
+    *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: JsonBody,
     key: IdempotencyKeyHeader = None,
 ) -> Response:  # fmt: skip
-    writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
-    writes.authorize(caller, body.federation)
+    read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
     stored = writes.store(
         request, session, caller, key=key, digest=_json_digest(request, body),
-        make=lambda: intake_json(session, body, create=True, tournament_id=tournament_id), correction=True,
+        make=lambda: intake_json(session, read, create=True, tournament_id=tournament_id), correction=True,
     )  # fmt: skip
     return _answer(stored)
 

@@ -142,9 +142,12 @@ def upload(
                 if correction is not None:
                     referee_writes.authorize(caller, referee_writes.stored_federation(session, correction))
                 referee_writes.authorize(caller, read.federation)
-                context["preview"] = preview(session, read.intake(session, create=False))
+                intake = read.intake(session, create=False, tournament_id=correction)
+                context["preview"] = preview(session, intake)
+                context["warnings"] = intake.warnings
     except ValidationError as error:
         context["problems"] = error.problems
+        context["warnings"] = error.warnings
         return render(request, "upload_problems.html", context, status=422)
     if action == "submit":
         return RedirectResponse(f"/referee/tournaments/{stored}", status_code=303)
