@@ -59,11 +59,8 @@ def learn_birth_years(session: Session, years: Mapping[int, int]) -> OrderKey | 
         return None
     # Locked: a concurrent submission that learns another year for the same person waits, and
     # then finds the year known (and is refused with a conflict instead of overwriting it).
-    current = dict(
-        session.execute(select(Player.pkz, Player.birth_year).where(Player.pkz.in_(list(years))).with_for_update())
-        .tuples()
-        .all()
-    )
+    rows = session.execute(select(Player.pkz, Player.birth_year).where(Player.pkz.in_(list(years))).with_for_update())
+    current = {pkz: year for pkz, year in rows}
     for pkz, year in years.items():
         if current.get(pkz) is not None and current[pkz] != year:
             raise ConflictError(
