@@ -23,6 +23,7 @@ from tests.db.conftest import (  # noqa: F401 - fixtures used here and by the te
     sqlite_template,
     sqlite_url,
 )
+from tests.db.scenario import recalc
 from zdb.api.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for
@@ -64,3 +65,12 @@ def world(world_url: str) -> Iterator[World]:
 def client(database_url: str) -> TestClient:  # noqa: F811 - the fixture imported above
     """A client on an empty database of this test's own, the recalculation left to the test."""
     return TestClient(create_app(Settings(database_url=database_url), recalculation=False))
+
+
+@pytest.fixture
+def fresh(request: pytest.FixtureRequest) -> World:
+    """The world in this test's own database, its pending tournament evaluated (for tests that write)."""
+    url: str = request.getfixturevalue("database_url")
+    made = build_world(url)
+    recalc(url)
+    return made

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
-from tests.api.test_submissions import (  # noqa: F401 - the fixture is used by name
+from tests.api.test_submissions import (
     FIGURES,
     _body,
     _counts,
@@ -26,7 +26,6 @@ from tests.api.test_submissions import (  # noqa: F401 - the fixture is used by 
     _player_line,
     _post,
     _post_trf,
-    fresh,
 )
 from tests.api.world import REPLAY, World
 from tests.db.scenario import differences, recalc
@@ -70,7 +69,7 @@ def test_a_player_named_by_person_number_alone_is_rated_with_his_records_birth_y
         rows = session.execute(
             select(Participation.player_pkz, Participation.birth_year).where(Participation.tournament_id == tid)
         )
-        years = {pkz: year for pkz, year in rows}
+        years = {r.player_pkz: r.birth_year for r in rows}
     assert years == {fresh.pkz[p]: BIRTH_YEARS[p] for p in "ABED"}
     recalc(fresh.url)
     explained = fresh.get(f"/tournaments/{tid}/players/{fresh.pkz['D']}/explanation").json()

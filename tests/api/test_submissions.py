@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from tests.api.world import World, build_world
+from tests.api.world import World
 from tests.conftest import SHARED
 from tests.db.scenario import differences, recalc
 from zdb.auth.models import AuditEntry
@@ -28,14 +28,6 @@ TRF_FILE = SHARED / "data" / "trf" / "sharly-trf26-individual-240-byes-nrs-16p.t
 FIGURES = ("rule_set", "member", "stage", "fide_start", "r0", "i0", "w", "n", "unrated_games", "we", "e", "k", "rh",
            "sonder", "rn", "i_new", "stored", "leftover_used", "leftover_stored")  # fmt: skip
 TABLES = (Player, Membership, TournamentRecord, TournamentVersion, Participation, GameRow, AuditEntry)
-
-
-@pytest.fixture
-def fresh(database_url: str) -> World:
-    """The world in this test's own database, its pending tournament evaluated."""
-    made = build_world(database_url)
-    recalc(database_url)
-    return made
 
 
 def _headers(world: World, token: str | None, **more: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from tests.api.test_submissions import _body, _counts, _german_trf, _headers, _post, _post_trf, fresh  # noqa: F401
+from tests.api.test_submissions import _body, _counts, _german_trf, _headers, _post, _post_trf
 from tests.api.world import World
 from tests.db.scenario import differences, recalc
 from zdb.api.idempotency import StoredAnswer, claim, remember
@@ -92,7 +92,7 @@ def test_kinds_and_pairings() -> None:
     assert {p.place for p in problems} == {"games[0].black", "games[1]", "games[2]", "games[2].result"}
 
 
-def test_database_problems_in_one_answer(fresh: World) -> None:  # noqa: F811 - the fixture
+def test_database_problems_in_one_answer(fresh: World) -> None:
     players = [
         {"pkz": 99_999_999},
         {"pkz": fresh.pkz["A"]},
@@ -112,7 +112,7 @@ def test_database_problems_in_one_answer(fresh: World) -> None:  # noqa: F811 - 
     assert _counts(fresh.url) == before
 
 
-def test_name_and_birth_year_find_a_player(fresh: World) -> None:  # noqa: F811 - the fixture
+def test_name_and_birth_year_find_a_player(fresh: World) -> None:
     year = fresh.get(f"/players/{fresh.pkz['A']}").json()["birth_year"]
     players = [{"surname": "Müller", "given_name": "Anna", "birth_year": year}, {"pkz": fresh.pkz["B"]}]
     answer = _post(fresh, _body(fresh, players=players, games=[{"round": 1, "white": 1, "black": 2, "result": "1-0"}]))
@@ -120,7 +120,7 @@ def test_name_and_birth_year_find_a_player(fresh: World) -> None:  # noqa: F811 
     assert answer.json()["players"][0] == {"start_no": 1, "pkz": fresh.pkz["A"], "created": False}
 
 
-def test_trf_correction_and_unrated_draws(fresh: World) -> None:  # noqa: F811 - the fixture
+def test_trf_correction_and_unrated_draws(fresh: World) -> None:
     text = _german_trf(fresh)
     tid = _post_trf(fresh, text).json()["id"]
     # Round 1 of players 1 and 4 becomes a draw before move 1 (D/D): not rated, not stored as a game.
@@ -143,13 +143,13 @@ def test_trf_correction_and_unrated_draws(fresh: World) -> None:  # noqa: F811 -
     assert differences(fresh.url) == []
 
 
-def test_idempotency_key_length(fresh: World) -> None:  # noqa: F811 - the fixture
+def test_idempotency_key_length(fresh: World) -> None:
     answer = _post(fresh, _body(fresh), **{"Idempotency-Key": "k" * 201})
     assert answer.status_code == 422
     assert answer.json()["errors"][0]["place"] == "header.Idempotency-Key"
 
 
-def test_concurrent_twins_get_one_answer(fresh: World) -> None:  # noqa: F811 - the fixture
+def test_concurrent_twins_get_one_answer(fresh: World) -> None:
     """The second of two concurrent requests under one key waits for the first and gets its answer."""
     if not fresh.url.startswith("postgresql"):
         pytest.skip("SQLite serialises writers: there are no concurrent twins")

@@ -60,7 +60,7 @@ def learn_birth_years(session: Session, years: Mapping[int, int]) -> OrderKey | 
     # Locked: a concurrent submission that learns another year for the same person waits, and
     # then finds the year known (and is refused with a conflict instead of overwriting it).
     rows = session.execute(select(Player.pkz, Player.birth_year).where(Player.pkz.in_(list(years))).with_for_update())
-    current = {pkz: year for pkz, year in rows}
+    current = {r.pkz: r.birth_year for r in rows}
     for pkz, year in years.items():
         if current.get(pkz) is not None and current[pkz] != year:
             raise ConflictError(
