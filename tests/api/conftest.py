@@ -68,9 +68,8 @@ def client(database_url: str) -> TestClient:  # noqa: F811 - the fixture importe
 
 
 @pytest.fixture
-def fresh(request: pytest.FixtureRequest) -> World:
+def fresh(database_url: str) -> World:  # noqa: F811 - the fixture imported above, by name
     """The world in this test's own database, its pending tournament evaluated (for tests that write)."""
-    url: str = request.getfixturevalue("database_url")
-    made = build_world(url)
-    recalc(url)
+    made = build_world(database_url)
+    recalc(database_url)
     return made
