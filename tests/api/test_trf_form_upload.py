@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.api import test_submissions
 from tests.api.test_submissions import _counts, _german_trf, _headers
 from tests.api.world import World
 from zdb.formats.trf import parse_trf
-
-fresh = test_submissions.fresh  # the world in this test's own database
 
 PARAMS = {"acronym": "TRF", "federation": "C03"}
 

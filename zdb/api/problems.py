@@ -64,8 +64,8 @@ class Problem(BaseModel):
     errors: list[ProblemPlace] = Field(description="each wrong field or line; empty when none is to blame")
     warnings: list[ProblemPlace] = Field(
         default_factory=list,
-        description="what would not refuse the request but its sender should know (a submission's file lines "
-        "the reader passed over, a value the person's record overrides)",
+        description="a refused submission's warnings beside its errors: what would not refuse it but its sender "
+        "should know (file lines the reader passed over, a value the person's record overrides); absent when none",
     )
 
 
@@ -137,9 +137,10 @@ def problem_response(
         errors=[ProblemPlace(place=place, message=message) for place, message in errors],
         warnings=[ProblemPlace(place=place, message=message) for place, message in warnings],
     )
-    return JSONResponse(
-        body.model_dump(mode="json"), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
-    )
+    content = body.model_dump(mode="json")
+    if not warnings:
+        del content["warnings"]  # an extension member, present only where a submission has some
+    return JSONResponse(content, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
 def _place(location: Sequence[Any]) -> str:
