@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from tests.api.world import World, build_world
 from tests.db.scenario import differences, recalc
-from tests.web.html_text import rows_of
+from tests.web.html_text import rows_of, text_of
 from tests.web.trf_files import good_trf, two_errors
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
@@ -157,3 +157,33 @@ def test_scope_json_and_foreign_forms(fresh: World) -> None:
     assert foreign.status_code == 403
     empty = client.post("/referee/upload", data={**FIELDS, "action": "preview"}, files={"file": ("t.trf", b"")})
     assert empty.status_code == 422
+
+
+def test_preview_shows_the_warnings_and_a_correction_is_previewed_at_its_place(fresh: World) -> None:
+    client = _signed_in(fresh)
+    # good_trf names Bernd by person number without a birth date: his record's year is used, and
+    # Anna's file gives a birth date her record knows; Carla has no GER line. The pairing of
+    # round 1 loses its colours: the reader says which it took as white.
+    text = good_trf(fresh)
+    lines = text.splitlines()
+    first = next(k for k, line in enumerate(lines) if line.startswith("001"))
+    lines[first] = lines[first][:96] + " " + lines[first][97:]
+    previewed = _upload(client, "\n".join(lines) + "\n")
+    assert previewed.status_code == 200, previewed.text
+    notices = previewed.text[previewed.text.index('class="notices"') :]
+    assert f"Zeile {first + 1}" in notices[: notices.index("</ul>")]
+    # Submitted, evaluated, then the same file previewed as its correction: the figures are the
+    # stored ones (the stored version is not counted under the new one).
+    tid = int(client.post("/referee/upload", data={**_hidden(previewed.text), "action": "submit"}).headers[
+        "location"].rsplit("/", 1)[1])  # fmt: skip
+    recalc(fresh.url)
+    again = _upload(client, "\n".join(lines) + "\n", tournament_id=str(tid))
+    stored = fresh.get(f"/tournaments/{tid}/evaluation").json()["rows"]
+    body = again.text[again.text.index('id="preview"') :]
+    shown = {
+        int(pkz): text_of(cells) for pkz, cells in re.findall(r'href="/players/(\d+)">.*?</th>(.*?)</tr>', body, re.S)
+    }
+    # Every player is known now (the newcomer was created by the submission).
+    assert set(shown) == {row["pkz"] for row in stored}
+    for row in stored:
+        assert shown[row["pkz"]].startswith(f"{row['r0']}-{row['i0']}" if row["r0"] else "–"), shown
