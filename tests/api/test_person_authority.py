@@ -10,6 +10,7 @@ or "guest".
 
 from __future__ import annotations
 
+import threading
 from datetime import date
 from typing import Any
 
@@ -326,3 +327,26 @@ def test_learning_needs_no_file_when_staff_set_the_year(fresh: World) -> None:
     assert key is not None and key[0] <= date(2026, 6, 8)
     assert recalc(fresh.url).clean
     assert differences(fresh.url) == []
+
+
+def test_concurrent_files_naming_one_new_person_create_him_once(fresh: World) -> None:
+    if not fresh.url.startswith("postgresql"):
+        pytest.skip("SQLite serialises writers: files cannot be taken in at once")
+    newcomer = {"surname": "Gleichzeitig", "given_name": "Greta", "birth_date": "2012-04-05", "club": "C0327"}
+    answers: list[Any] = []
+    start = threading.Barrier(5)
+
+    def send(k: int) -> None:
+        body = _body(fresh, acronym=f"CC{k}", players=[*_four(fresh, "A", "B", "D"), dict(newcomer)])
+        start.wait()
+        answers.append(_post(fresh, body))
+
+    threads = [threading.Thread(target=send, args=(k,)) for k in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert [a.status_code for a in answers] == [201] * 5, [a.text for a in answers]
+    numbers = {a.json()["players"][3]["pkz"] for a in answers}
+    assert len(numbers) == 1
+    assert sum(a.json()["players"][3]["created"] for a in answers) == 1

@@ -5,7 +5,8 @@ the rating list, or the FIDE id; tournament files carry whichever the pairing pr
 person number is our key, so each participant is resolved to one before a tournament is
 stored. Identifications are tried in a fixed order: person number, club code + membership
 number (a current membership), FIDE id, then name + birth date. A player found by none is
-created from name, birth date, sex and club (a membership is added). Two players fitting name +
+created from name, birth date, sex and club (a membership is added), under a lock that makes
+concurrent creators take turns and look again: one new person is created once. Two players fitting name +
 birth date is an ambiguity the referee must resolve: it is reported with the candidates,
 never guessed. Flushes, never commits; with ``create=False`` (the preview) nothing is written.
 """
@@ -21,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import ValidationProblem
 from zdb.federations.models import Club
+from zdb.locks import PERSON_NUMBERS, hold
 from zdb.players.models import Membership, Player
 from zdb.players.names import fold_name
 from zdb.players.service import NewPlayer, create_players
@@ -163,6 +165,22 @@ def match_players(session: Session, queries: Sequence[PlayerQuery], *, create: b
                     )
     created = [False] * len(queries)
     if problems or not create or not newcomers:
+        return MatchOutcome(tuple(found), tuple(created), tuple(problems))
+    # Concurrent submissions naming the same new person must create him once: creators take
+    # turns (the lock is held until the transaction ends), and each looks again for the
+    # newcomers once it holds the lock, finding those a submission committed meanwhile.
+    hold(session, PERSON_NUMBERS)
+    still_new = []
+    for k in newcomers:
+        pkz, trouble = _find(session, queries[k])
+        if trouble:
+            return MatchOutcome(tuple(found), tuple(created), (*problems, *trouble))
+        if pkz is None:
+            still_new.append(k)
+        else:
+            found[k] = pkz
+    newcomers = still_new
+    if not newcomers:
         return MatchOutcome(tuple(found), tuple(created), tuple(problems))
     new = [_new_player(queries[k]) for k in newcomers]
     numbers = create_players(session, new)
