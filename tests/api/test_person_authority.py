@@ -350,3 +350,46 @@ def test_concurrent_files_naming_one_new_person_create_him_once(fresh: World) ->
     numbers = {a.json()["players"][3]["pkz"] for a in answers}
     assert len(numbers) == 1
     assert sum(a.json()["players"][3]["created"] for a in answers) == 1
+
+
+def test_an_impossible_birth_date_is_a_problem_not_a_conflict(fresh: World) -> None:
+    born_year_one = {"surname": "Alt", "given_name": "Adam", "birth_date": "0001-01-01"}
+    answer = _post(fresh, _body(fresh, players=[*_four(fresh, "A", "B", "D"), born_year_one]))
+    assert answer.status_code == 422, answer.text
+    assert [e["place"] for e in answer.json()["errors"]] == ["body.players[3]"]
+    # A known person's file cannot teach his record an impossible year either.
+    text = _trf(fresh, born=True).replace(f"{BIRTH_YEARS['B']}/05/17", "1700/05/17")
+    with unit_of_work(engine_for(fresh.url)) as session:
+        session.execute(update(Player).where(Player.pkz == fresh.pkz["B"]).values(birth_year=None))
+    taken = _post_trf(fresh, text)
+    assert taken.status_code == 201, taken.text
+    assert any("1700" in w["message"] for w in taken.json()["warnings"])
+    with unit_of_work(engine_for(fresh.url)) as session:
+        assert session.get(Player, fresh.pkz["B"]).birth_year is None  # type: ignore[union-attr]
+
+
+def test_an_integrity_error_that_is_no_race_is_named(fresh: World) -> None:
+    """The last line of defence: a value the schema's checks refuse is a 422 naming the rule,
+    not a "concurrent change, retry" that a client would retry for ever."""
+    from sqlalchemy.exc import IntegrityError
+
+    from zdb.api.problems import _broken_rule
+
+    with unit_of_work(engine_for(fresh.url)) as session:
+        try:
+            session.execute(update(Player).where(Player.pkz == fresh.pkz["A"]).values(birth_year=1))
+            session.flush()
+        except IntegrityError as error:
+            checked = error
+        else:  # pragma: no cover - the schema holds the check
+            pytest.fail("the check on birth_year did not hold")
+        session.rollback()
+    assert _broken_rule(checked) is not None and "birth_year" in str(_broken_rule(checked))
+    with unit_of_work(engine_for(fresh.url)) as session:
+        try:
+            session.execute(update(Player).where(Player.pkz == fresh.pkz["A"]).values(fide_id=4600003))
+            session.flush()
+        except IntegrityError as error:
+            twice = error
+        session.rollback()
+    assert _broken_rule(twice) is None

@@ -34,6 +34,7 @@ def _problem(answer: Any, status: int) -> dict[str, Any]:
         ("/clubs/ABC", {}, "path.code"),
         ("/ratings/top", {"sex": "X"}, "query.sex"),
         ("/ratings/changes", {"changed_since": "soon"}, "query.changed_since"),
+        ("/ratings/changes", {"changed_since": "0001-01-01T00:00:00+14:00"}, "query.changed_since"),
     ],
 )
 def test_422_names_the_wrong_field(world: World, path: str, params: dict[str, Any], place: str) -> None:

@@ -9,10 +9,12 @@ after that commit. An error rolls everything back.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Path, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import AfterValidator
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
@@ -83,3 +85,17 @@ INT64_MAX = 2**63 - 1
 
 TournamentId = Annotated[int, Path(ge=1, le=INT32_MAX, description="the tournament's id (kept across corrections)")]
 PersonNumber = Annotated[int, Path(ge=1, le=INT64_MAX, description="person number (PKZ)")]
+
+
+def _representable(value: datetime) -> datetime:
+    # A date-time at the edge of the calendar with an offset (0001-01-01T00:00:00+14:00) has no
+    # UTC equivalent: a wrong request, not a fault of the server.
+    try:
+        value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise ValueError("lies outside the dates that can be compared (years 1 to 9999 in UTC)") from None
+    return value
+
+
+#: an ISO date-time of a query that has a UTC equivalent
+QueryDateTime = Annotated[datetime, AfterValidator(_representable)]

@@ -18,6 +18,7 @@ from http import HTTPStatus
 from typing import Any
 
 import psycopg
+import psycopg.errors
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -215,9 +216,30 @@ async def _unstorable(request: Request, error: Exception) -> JSONResponse:
     return problem_response(request, 422, "invalid-submission", f"a value of the request cannot be stored: {detail}")
 
 
+def _broken_rule(error: Exception) -> str | None:
+    """The name of the check a value broke (a birth year out of range, say), or None when the
+    integrity error is a uniqueness that a concurrent request took first."""
+    cause = _driver_error(error)
+    if isinstance(cause, psycopg.errors.UniqueViolation):
+        return None
+    if isinstance(cause, psycopg.Error):
+        return getattr(cause.diag, "constraint_name", None) or "a rule of the database"
+    text = str(cause)
+    if "UNIQUE constraint failed" in text:  # SQLite's wording
+        return None
+    return text.rsplit(":", 1)[-1].strip() or "a rule of the database"
+
+
 async def _conflicting(request: Request, error: Exception) -> JSONResponse:
-    # A uniqueness the database guards was broken by a concurrent request (two submissions
-    # creating the same new member at once, say): nothing was stored; the request may be retried.
+    rule = _broken_rule(error)
+    if rule is not None:
+        # A value of the request breaks a rule of the schema that no check before caught: a
+        # retry cannot help (the unit of work has rolled back, nothing was stored).
+        return problem_response(
+            request, 422, "invalid-submission", f"a value of the request breaks the rule {rule}; nothing was stored"
+        )
+    # A uniqueness the database guards was broken by a concurrent request: nothing was stored;
+    # the request may be retried.
     return problem_response(
         request, 409, "conflict", "a concurrent change stored the same data first; nothing was stored, retry"
     )

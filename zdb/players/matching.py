@@ -29,6 +29,8 @@ from zdb.players.service import NewPlayer, create_players
 
 __all__ = ["MatchOutcome", "PlayerQuery", "match_players"]
 
+_FIRST_BIRTH_YEAR = 1850  # the records' check (players.birth_year)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerQuery:
@@ -122,9 +124,17 @@ def _find(session: Session, query: PlayerQuery) -> tuple[int | None, list[Valida
 def _newcomer_problems(session: Session, query: PlayerQuery) -> list[ValidationProblem]:
     """A newcomer is created from what is given (name; birth date and sex where known, as many
     tournament files lack them); only a club that does not exist is refused."""
+    problems = []
     if query.club is not None and session.get(Club, query.club) is None:
-        return [ValidationProblem(f"{query.place}.club", f"no club has the code {query.club!r}")]
-    return []
+        problems.append(ValidationProblem(f"{query.place}.club", f"no club has the code {query.club!r}"))
+    born = query.birth_date.year if query.birth_date is not None else query.birth_year
+    if born is not None and not _FIRST_BIRTH_YEAR <= born <= date.today().year:
+        problems.append(
+            ValidationProblem(
+                query.place, f"a birth year of {born} cannot be a player's (from {_FIRST_BIRTH_YEAR} to this year)"
+            )
+        )
+    return problems
 
 
 def _new_player(query: PlayerQuery) -> NewPlayer:

@@ -342,7 +342,13 @@ def _facts(entry: _Entry, person: KnownPerson | None) -> _Facts:
         return _Facts(entry.name, None, entry.birth_year, entry.member)
     place, warnings = entry.query.place, []
     year, learned = person.birth_year, False
-    if year is None and entry.birth_year is not None:
+    if year is None and entry.birth_year is not None and not 1850 <= entry.birth_year <= date.today().year:
+        warnings.append(
+            ValidationProblem(
+                place, Message("{year} cannot be a birth year: the record keeps none", year=entry.birth_year)
+            )
+        )
+    elif year is None and entry.birth_year is not None:
         year, learned = entry.birth_year, True
         warnings.append(
             ValidationProblem(

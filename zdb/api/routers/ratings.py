@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Paging, ReadCaller, RequestSession, get_principal
+from zdb.api.dependencies import Paging, QueryDateTime, ReadCaller, RequestSession, get_principal
 from zdb.api.hot_reads import club_ratings_answer
 from zdb.api.openapi import problems
 from zdb.api.pagination import MAX_LIMIT, Page
@@ -67,7 +67,7 @@ async def club_ratings(
     request: Request,
     caller: ReadCaller,
     code: ClubCode,
-    changed_since: Annotated[datetime | None, Query(description="ISO date-time; inclusive")] = None,
+    changed_since: Annotated[QueryDateTime | None, Query(description="ISO date-time; inclusive")] = None,
     limit: Annotated[int, Query(ge=1, le=CLUB_LIMIT)] = CLUB_LIMIT,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> Response:
@@ -86,7 +86,7 @@ def rating_changes(
     *,
     request: Request,
     session: RequestSession,
-    changed_since: Annotated[datetime, Query(description="ISO date-time; inclusive")],
+    changed_since: Annotated[QueryDateTime, Query(description="ISO date-time; inclusive")],
     federation: Prefix = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
