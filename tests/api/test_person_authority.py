@@ -27,6 +27,7 @@ from tests.api.test_submissions import (
     _player_line,
     _post,
     _post_trf,
+    round_robin_cells,
 )
 from tests.api.world import REPLAY, World
 from tests.db.scenario import differences, recalc
@@ -87,12 +88,7 @@ def test_club_code_and_membership_number_take_the_records_birth_year(fresh: Worl
 
 def _trf(world: World, born: bool) -> str:
     """A, B, E, D as a round robin; named by person number in GER lines, with or without birth dates."""
-    cells: dict[int, list[str]] = {k: [] for k in range(1, 5)}
-    for game in _games(4):
-        white, black = game["white"], game["black"]
-        own = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}[game["result"]]
-        cells[white].append(f"{black:4d} w {own[0]}")
-        cells[black].append(f"{white:4d} b {own[1]}")
+    cells = round_robin_cells(4)
     lines = ["012 Herbstturnier", "042 2026/11/06", "052 2026/11/08", "122 90 min + 30 s"]
     for no, pid in enumerate("ABED", 1):
         birth = f"{BIRTH_YEARS[pid]}/05/17" if born else ""

@@ -335,6 +335,17 @@ def _german_line(no: int, person: Person, national: str) -> str:
                              (70, born, 0)])  # fmt: skip
 
 
+def round_robin_cells(count: int) -> dict[int, list[str]]:
+    """The TRF cells of ``_games(count)``, per start number."""
+    cells: dict[int, list[str]] = {k: [] for k in range(1, count + 1)}
+    for game in _games(count):
+        white, black = game["white"], game["black"]
+        own = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}[game["result"]]
+        cells[white].append(f"{black:4d} w {own[0]}")
+        cells[black].append(f"{white:4d} b {own[1]}")
+    return cells
+
+
 def _german_trf(world: World) -> str:
     """Four players, matched four ways: club + membership number, person number, FIDE id, newcomer."""
     who: list[tuple[Person, str | None]] = [
@@ -343,12 +354,7 @@ def _german_trf(world: World) -> str:
         (("w", "Muller, Carla", "GER", "4600003", ""), None),
         (("w", "Neumann, Nina", "GER", "", "2011/03/04"), "C0327-77"),
     ]
-    cells: dict[int, list[str]] = {k: [] for k in range(1, 5)}
-    for game in _games(4):
-        white, black = game["white"], game["black"]
-        own = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}[game["result"]]
-        cells[white].append(f"{black:4d} w {own[0]}")
-        cells[black].append(f"{white:4d} b {own[1]}")
+    cells = round_robin_cells(4)
     lines = ["012 Herbstturnier", "042 2026/11/06", "052 2026/11/08", "122 90 min + 30 s"]
     for no, (person, national) in enumerate(who, 1):
         lines.append(_player_line(no, person, cells[no]))
