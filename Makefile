@@ -1,6 +1,9 @@
 # The two commands a newcomer needs: `make run` and `make test`. Both build .venv on first use.
 VENV ?= .venv
 PORT ?= 8000
+# `make run` keeps its embedded database beside the project (var/zdb.sqlite3); elsewhere ZDB's
+# home folder is ZDB_HOME, else ~/.local/share/zdb. Commands in a second terminal need the same.
+ZDB_HOME ?= $(CURDIR)/var
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
@@ -13,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/zdb serve --port $(PORT)
+	ZDB_HOME='$(ZDB_HOME)' $(BIN)/zdb serve --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
