@@ -7,7 +7,7 @@ ZDB_HOME ?= $(CURDIR)/var
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench lock
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -28,3 +28,11 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py --scale 0.1
+
+# requirements.lock: the pinned versions (with hashes) the Docker image installs. After a change
+# to the dependencies in pyproject.toml: `make lock` (keeps the other pins); every pin at its
+# newest: `make lock LOCK_FLAGS=--upgrade`. CI installs the wheel with it (tests/packaging).
+LOCK_FLAGS ?=
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+		--custom-compile-command 'make lock' $(LOCK_FLAGS) --output-file requirements.lock
