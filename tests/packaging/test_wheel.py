@@ -81,7 +81,7 @@ class Installed:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     work = tmp_path_factory.mktemp("wheel")
     source = _build_context(work / "source")
     _run(UV, "build", "--python", sys.executable, "--out-dir", work / "dist", source, cwd=work)
@@ -97,7 +97,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     shutil.rmtree(source)
     elsewhere = work / "elsewhere"
     elsewhere.mkdir()
-    return Installed(venv / "bin", elsewhere)
+    yield Installed(venv / "bin", elsewhere)
+    shutil.rmtree(venv)  # a few hundred megabytes
 
 
 def test_the_wheel_is_installed_not_the_source_tree(installed: Installed) -> None:
