@@ -2,8 +2,8 @@
 
 Embedded (no broker): the schema is brought up to date first, for convenience (the embedded
 database in ZDB_HOME is created on first use), and the recalculation runs in a thread of the
-one serving process. Production: migrations are the
-one-shot ``zdb db upgrade``; the workers only serve, and changes go to the Celery worker.
+one serving process. Production: migrations are the one-shot ``zdb db upgrade``; the workers
+only serve, and changes go to the Celery worker. Either way the database is named on stderr.
 """
 
 from __future__ import annotations
