@@ -1,13 +1,24 @@
 # One image for every ZDB process: migrations, worker, beat (and the API).
-FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-WORKDIR /app
+# The first stage builds the wheel from the sources; the image installs the pinned versions of
+# requirements.lock (`make lock`), checked against their hashes, then the wheel itself without
+# resolving anything again. The wheel carries the migrations (zdb._migrations): nothing of the
+# source tree is needed at run time. CI installs the wheel the same way (tests/packaging).
+FROM python:3.11-slim AS wheel
+WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY zdb ./zdb
 COPY workers ./workers
 COPY migrations ./migrations
-# Installed in place (-e): ``zdb db upgrade`` reads the migrations beside the package
-# (``zdb.migrate``), which a wheel installed into site-packages would not carry.
-RUN pip install --no-cache-dir -e . && useradd --system zdb && mkdir var && chown zdb var
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
+
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ZDB_HOME=/var/lib/zdb
+COPY requirements.lock /tmp/requirements.lock
+RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock
+COPY --from=wheel /dist/ /tmp/dist/
+RUN pip install --no-cache-dir --no-deps /tmp/dist/*.whl && pip check && rm -r /tmp/dist /tmp/requirements.lock \
+    && useradd --system zdb && mkdir -p "$ZDB_HOME" && chown zdb "$ZDB_HOME"
 USER zdb
+# ZDB_HOME: beat's schedule (and an embedded database, which production does not use)
+WORKDIR /var/lib/zdb
 ENTRYPOINT ["zdb"]

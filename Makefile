@@ -1,10 +1,13 @@
 # The two commands a newcomer needs: `make run` and `make test`. Both build .venv on first use.
 VENV ?= .venv
 PORT ?= 8000
+# `make run` keeps its embedded database beside the project (var/zdb.sqlite3); elsewhere ZDB's
+# home folder is ZDB_HOME, else ~/.local/share/zdb. Commands in a second terminal need the same.
+ZDB_HOME ?= $(CURDIR)/var
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench lock
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -13,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/zdb serve --port $(PORT)
+	ZDB_HOME='$(ZDB_HOME)' $(BIN)/zdb serve --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -25,3 +28,11 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py --scale 0.1
+
+# requirements.lock: the pinned versions (with hashes) the Docker image installs. After a change
+# to the dependencies in pyproject.toml: `make lock` (keeps the other pins); every pin at its
+# newest: `make lock LOCK_FLAGS=--upgrade`. CI installs the wheel with it (tests/packaging).
+LOCK_FLAGS ?=
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+		--custom-compile-command 'make lock' $(LOCK_FLAGS) --output-file requirements.lock

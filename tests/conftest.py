@@ -1,9 +1,12 @@
-"""Shared fixtures: where the shared specification lives, and the vectors read from it."""
+"""Shared fixtures: where the shared specification lives, and the vectors read from it; ZDB's
+home folder is a temporary one, so that no test touches the embedded database of the person
+running the tests."""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,3 +26,19 @@ def load_vectors() -> dict[str, Any]:
 
 
 VECTORS = load_vectors()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def zdb_home_of_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    from zdb.config import settings
+
+    home = tmp_path_factory.mktemp("zdb-home")
+    before = os.environ.get("ZDB_HOME")
+    os.environ["ZDB_HOME"] = str(home)
+    settings.cache_clear()
+    yield home
+    if before is None:
+        del os.environ["ZDB_HOME"]
+    else:
+        os.environ["ZDB_HOME"] = before
+    settings.cache_clear()

@@ -8,8 +8,6 @@ above the longest run we allow (``task_time_limit``).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from celery import Celery
 
 from zdb.config import Settings, settings
@@ -38,7 +36,7 @@ def create_app(config: Settings) -> Celery:
             }
         },
         # beat's own bookkeeping; nothing of value: losing it only restarts the schedule
-        beat_schedule_filename=str(Path("var") / "celerybeat-schedule"),
+        beat_schedule_filename=str(config.home / "celerybeat-schedule"),
         worker_hijack_root_logger=False,
     )
     return celery

@@ -1,25 +1,46 @@
 """Settings from the environment, read once per process.
 
-With nothing set, ZDB runs embedded: a SQLite file under ``./var`` and the recalculation in a
-background thread of the serving process. ``ZDB_DATABASE_URL`` (PostgreSQL) and
-``ZDB_BROKER_URL`` (Redis) select the production mode with a Celery worker.
+With nothing set, ZDB runs embedded: the SQLite file ``zdb.sqlite3`` in ZDB's home folder and
+the recalculation in a background thread of the serving process. The home folder is
+``ZDB_HOME``, else ``$XDG_DATA_HOME/zdb``, else ``~/.local/share/zdb``: one place whatever the
+current folder, so that every command finds the database ``zdb serve`` serves.
+``ZDB_DATABASE_URL`` (PostgreSQL) and ``ZDB_BROKER_URL`` (Redis) select the production mode
+with a Celery worker.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-__all__ = ["DEFAULT_DATABASE_URL", "Settings", "settings"]
+__all__ = ["EMBEDDED_DATABASE", "Settings", "embedded_database_url", "settings", "zdb_home"]
 
-DEFAULT_DATABASE_URL = f"sqlite:///{Path('var') / 'zdb.sqlite3'}"
+#: the embedded database's file name in the home folder
+EMBEDDED_DATABASE = "zdb.sqlite3"
+
+
+def zdb_home(environ: Mapping[str, str] | None = None) -> Path:
+    """ZDB's own folder (absolute): ``ZDB_HOME``, else the user's data folder (XDG) + ``zdb``."""
+    env = os.environ if environ is None else environ
+    if env.get("ZDB_HOME"):
+        return Path(env["ZDB_HOME"]).expanduser().absolute()
+    data = env.get("XDG_DATA_HOME", "")
+    if Path(data).is_absolute():  # the XDG rule: a relative value is ignored
+        return Path(data) / "zdb"
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home / ".local" / "share" / "zdb"
+
+
+def embedded_database_url(home: Path) -> str:
+    return f"sqlite:///{home / EMBEDDED_DATABASE}"
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    database_url: str = DEFAULT_DATABASE_URL
+    database_url: str = field(default_factory=lambda: embedded_database_url(zdb_home()))
     broker_url: str | None = None
     #: a run of the recalculation never takes longer than this (Celery visibility timeout > it)
     recalc_time_limit: int = 3600
@@ -27,6 +48,8 @@ class Settings:
     sweep_seconds: float = 30.0
     #: connections of each serving process's pool for the hot reads (PostgreSQL only)
     read_pool_size: int = 10
+    #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
+    home: Path = field(default_factory=zdb_home)
 
     @property
     def embedded(self) -> bool:
@@ -40,12 +63,14 @@ class Settings:
     @classmethod
     def from_environment(cls, environ: dict[str, str] | None = None) -> Settings:
         env = dict(os.environ if environ is None else environ)
+        home = zdb_home(env)
         return cls(
-            database_url=env.get("ZDB_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            database_url=env.get("ZDB_DATABASE_URL") or embedded_database_url(home),
             broker_url=env.get("ZDB_BROKER_URL") or None,
             recalc_time_limit=int(env.get("ZDB_RECALC_TIME_LIMIT", "3600")),
             sweep_seconds=float(env.get("ZDB_SWEEP_SECONDS", "30")),
             read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
+            home=home,
         )
 
 

@@ -19,7 +19,16 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from zdb.ratings.dispatch import RECALC_REQUESTED, request_recalculation
 
-__all__ = ["create_db_engine", "database_key", "engine_for", "is_postgres", "session_factory", "unit_of_work"]
+__all__ = [
+    "create_db_engine",
+    "database_key",
+    "database_name",
+    "engine_for",
+    "is_postgres",
+    "session_factory",
+    "sqlite_file",
+    "unit_of_work",
+]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -52,6 +61,23 @@ def engine_for(url: str) -> Engine:
 def database_key(bind: Engine | Connection) -> str:
     """Which database an engine or connection is on, as a key (its URL without the password)."""
     return bind.engine.url.render_as_string(hide_password=True)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (absolute), or None for another database or an in-memory one."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(str(parsed.database)).absolute()
+
+
+def database_name(url: str) -> str:
+    """The database a URL names, as an operator reads it: a SQLite file's absolute path, any
+    other URL with its password hidden."""
+    path = sqlite_file(url)
+    if path is not None:
+        return f"sqlite:///{path}"
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def is_postgres(engine: Engine) -> bool:

@@ -1,5 +1,7 @@
 """``zdb token`` and ``zdb serve``: tokens are stored hashed and shown once; revoking one by its
-prefix or id locks it out; ``serve`` migrates the embedded database and starts uvicorn."""
+prefix or id locks it out; ``serve`` migrates the embedded database and starts uvicorn. Each
+names its database on stderr. No test needs a fixed port: ``serve`` is given a free one while
+its default port is held (as by a ``make run`` beside the tests)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from tests.api.world import CLUBS, FEDERATIONS
 from zdb.api.app import create_app
 from zdb.auth.models import ApiToken, AuditEntry
 from zdb.cli import main
+from zdb.cli.api_commands import serve_command
 from zdb.config import Settings, settings
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
@@ -40,7 +43,8 @@ def test_create_list_and_revoke(sqlite_url: str) -> None:
     _with_clubs(sqlite_url)
     created = _zdb(sqlite_url, "token", "create", "--role", "club", "--scope", "C0327", "--label", "club software")
     assert created.exit_code == 0, created.output
-    header, secret = created.output.strip().splitlines()
+    assert created.stderr == f"database: {sqlite_url}\n"
+    header, secret = created.stdout.strip().splitlines()
     assert secret.startswith("zdb_") and "club C0327" in header
     with unit_of_work(engine_for(sqlite_url)) as session:
         (token,) = session.execute(select(ApiToken)).scalars()
@@ -90,8 +94,27 @@ def test_revoking_names_one_token(sqlite_url: str) -> None:
     assert ambiguous.exit_code == 2 and "several tokens" in ambiguous.output
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 @pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
+def default_port_taken() -> Iterator[None]:
+    """``serve``'s default port is in use while the test runs (by us, or already by a server)."""
+    (default,) = [option.default for option in serve_command.params if option.name == "port"]
+    with socket.socket() as holder:
+        try:
+            holder.bind(("127.0.0.1", default))
+            holder.listen()
+        except OSError:
+            pass  # another process holds it: just as good
+        yield
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch, default_port_taken: None) -> Iterator[list[dict[str, Any]]]:
     import uvicorn
 
     calls: list[dict[str, Any]] = []
@@ -105,14 +128,16 @@ def test_serve_embedded_migrates_first(served: list[dict[str, Any]], tmp_path: P
     path = tmp_path / "fresh.sqlite3"
     monkeypatch.setenv("ZDB_DATABASE_URL", f"sqlite:///{path}")
     monkeypatch.delenv("ZDB_BROKER_URL", raising=False)
-    result = CliRunner().invoke(main, ["serve", "--port", "8123"])
+    port = _free_port()
+    result = CliRunner().invoke(main, ["serve", "--port", str(port)])
     assert result.exit_code == 0, result.output
+    assert f"database: sqlite:///{path}" in result.stderr
     assert served == [
-        {"app": "zdb.api.app:app_from_environment", "factory": True, "host": "127.0.0.1", "port": 8123, "workers": 1}
+        {"app": "zdb.api.app:app_from_environment", "factory": True, "host": "127.0.0.1", "port": port, "workers": 1}
     ]
     client = TestClient(create_app(Settings(database_url=f"sqlite:///{path}"), recalculation=False))
     assert client.get("/api/v1/health").status_code == 200  # migrated: every table is there
-    refused = CliRunner().invoke(main, ["serve", "--workers", "2"])
+    refused = CliRunner().invoke(main, ["serve", "--workers", "2", "--port", str(_free_port())])
     assert refused.exit_code == 2 and "one process" in refused.output
 
 
@@ -122,7 +147,7 @@ def test_serve_production_leaves_migrations_alone(
     path = tmp_path / "absent.sqlite3"
     monkeypatch.setenv("ZDB_DATABASE_URL", f"sqlite:///{path}")
     monkeypatch.setenv("ZDB_BROKER_URL", "redis://127.0.0.1:6379/0")
-    result = CliRunner().invoke(main, ["serve", "--workers", "3", "--host", "0.0.0.0"])
+    result = CliRunner().invoke(main, ["serve", "--workers", "3", "--host", "0.0.0.0", "--port", str(_free_port())])
     assert result.exit_code == 0, result.output
     assert served[0]["workers"] == 3 and served[0]["host"] == "0.0.0.0"
     assert not path.exists()

@@ -1,6 +1,8 @@
 """docker-compose.yml runs commands of this project: each one exists with the options it is
 given, the environment it sets is what the settings read, and its health checks ask for paths
-the API serves. (No container is started here; this keeps the file true to the code.)"""
+the API serves; the Dockerfile installs the wheel with the locked versions, not the source tree
+(tests/packaging/test_wheel.py installs it the same way). No container is started here; this
+keeps the files true to the code."""
 
 from __future__ import annotations
 
@@ -53,3 +55,14 @@ def test_the_health_check_asks_for_a_path_the_api_serves(tmp_path: Path) -> None
     (check,) = re.findall(rf"http://127\.0\.0\.1:{port}(/[^']*)", " ".join(OURS["api"]["healthcheck"]["test"]))
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'zdb.sqlite3'}"), recalculation=False)
     assert "get" in app.openapi()["paths"][check]
+
+
+def test_the_image_installs_the_wheel_with_the_locked_versions() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    commands = " ".join(re.findall(r"^RUN ((?:.*\\\n)*.*)", dockerfile, flags=re.MULTILINE)).replace("\\\n", " ")
+    assert "pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock" in commands
+    assert "pip install --no-cache-dir --no-deps /tmp/dist/*.whl" in commands and "pip check" in commands
+    assert " -e " not in commands and "--editable" not in commands  # the wheel, not the source tree
+    assert "COPY requirements.lock /tmp/requirements.lock" in dockerfile
+    (home,) = re.findall(r"ZDB_HOME=(\S+)", dockerfile)
+    assert 'chown zdb "$ZDB_HOME"' in commands and f"WORKDIR {home}" in dockerfile

@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import update
+from sqlalchemy.engine import make_url
 
 from tests.conftest import VECTORS
 from tests.db.scenario import assert_export_equals, exported
 from zdb.cli import main
-from zdb.db import engine_for
+from zdb.db import database_name, engine_for
 from zdb.migrate import downgrade, upgrade
 from zdb.ratings.models import PlayerRating
 
@@ -23,8 +24,14 @@ REPLAY = VECTORS["replays"][0]
 
 
 def _zdb(url: str, *args: str) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr; a command that ran names its database in stderr's first
+    line, which is checked and left out."""
     result = CliRunner().invoke(main, [*args, "--database-url", url])
-    return result.exit_code, result.stdout, result.stderr
+    if result.stderr.startswith("Usage:"):  # refused by click before the command ran
+        return result.exit_code, result.stdout, result.stderr
+    named, _, rest = result.stderr.partition("\n")
+    assert named == f"database: {database_name(url)}", result.stderr
+    return result.exit_code, result.stdout, rest
 
 
 def _file(tmp_path: Path, document: Any) -> str:
@@ -68,7 +75,15 @@ def test_a_bad_import_stores_nothing(database_url: str, tmp_path: Path, events: 
 
 def test_a_database_without_this_versions_schema_is_named(sqlite_url: str, tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.sqlite3"
-    for command in (["recalc"], ["verify"], ["export"], ["synth", "--scale", "0.001"]):
+    commands = (
+        ["recalc"],
+        ["verify"],
+        ["export"],
+        ["synth", "--scale", "0.001"],
+        ["token", "list"],
+        ["db", "downgrade", "base"],
+    )
+    for command in commands:
         code, _, err = _zdb(f"sqlite:///{missing}", *command)
         assert code == 1 and f"there is no database at {missing}: create it with `zdb db upgrade`" in err, command
     assert not missing.exists()
@@ -90,3 +105,12 @@ def test_synth_takes_an_empty_database_and_a_sensible_scale(sqlite_url: str) -> 
     assert code == 0, err
     code, _, err = _zdb(sqlite_url, "synth", "--scale", "0.001")
     assert code == 1 and "the database already holds players" in err
+
+
+def test_a_postgresql_database_is_named_without_its_password(postgres_url: str) -> None:
+    # The test server trusts its clients: the password is sent and ignored.
+    url = make_url(postgres_url).set(password="s3cret-Pw").render_as_string(hide_password=False)
+    result = CliRunner().invoke(main, ["token", "list", "--database-url", url])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"database: {make_url(url).render_as_string(hide_password=True)}\n"
+    assert ":***@" in result.stderr and "s3cret-Pw" not in result.output

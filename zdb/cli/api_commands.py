@@ -1,8 +1,9 @@
 """``zdb serve``: the REST API under uvicorn, in either mode.
 
-Embedded (no broker): the schema is brought up to date first, for convenience, and the
-recalculation runs in a thread of the one serving process. Production: migrations are the
-one-shot ``zdb db upgrade``; the workers only serve, and changes go to the Celery worker.
+Embedded (no broker): the schema is brought up to date first, for convenience (the embedded
+database in ZDB_HOME is created on first use), and the recalculation runs in a thread of the
+one serving process. Production: migrations are the one-shot ``zdb db upgrade``; the workers
+only serve, and changes go to the Celery worker. Either way the database is named on stderr.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import socket
 
 import click
 
+from zdb.cli.database import named
 from zdb.cli.errors import fail
 
 __all__ = ["register"]
@@ -27,12 +29,11 @@ def serve_command(host: str, port: int, workers: int) -> None:
     from zdb.config import settings
 
     current = settings()
+    if current.embedded and workers > 1:
+        fail("serve", "the embedded mode serves from one process (its recalculation runs in it); set ZDB_BROKER_URL")
     _can_listen(host, port)
+    named(current.database_url)
     if current.embedded:
-        if workers > 1:
-            fail(
-                "serve", "the embedded mode serves from one process (its recalculation runs in it); set ZDB_BROKER_URL"
-            )
         from zdb.migrate import upgrade
 
         upgrade(current.database_url)

@@ -8,34 +8,15 @@ import sys
 from typing import Any
 
 import click
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import DataError, IntegrityError
 
+from zdb.cli.database import DATABASE_URL, existing, migrated, named
 from zdb.cli.errors import fail, read_json, reported_input_errors
-from zdb.config import settings
-from zdb.db import engine_for, unit_of_work
+from zdb.db import unit_of_work
 from zdb.errors import DomainError
 
 __all__ = ["register"]
-
-
-def _url(url: str | None) -> str:
-    return url or settings().database_url
-
-
-def _migrated(url: str | None) -> Engine:
-    """The engine of a database whose schema is this version's; otherwise the command stops
-    with what to do (exit 1)."""
-    from zdb.migrate import schema_problem
-
-    resolved = _url(url)
-    problem = schema_problem(resolved)
-    if problem is not None:
-        raise click.ClickException(problem)
-    return engine_for(resolved)
-
-
-_URL = click.option("--database-url", "url", envvar="ZDB_DATABASE_URL", help="Default: the embedded SQLite file.")
 
 
 @click.group("db")
@@ -45,34 +26,34 @@ def db_group() -> None:
 
 @db_group.command("upgrade")
 @click.option("--revision", default="head", show_default=True)
-@_URL
+@DATABASE_URL
 def upgrade_command(revision: str, url: str | None) -> None:
     """Migrate the schema to REVISION (Alembic)."""
     from zdb.migrate import upgrade
 
-    upgrade(_url(url), revision)
+    upgrade(named(url), revision)
     click.echo(f"database at {revision}")
 
 
 @db_group.command("downgrade")
 @click.argument("revision")
-@_URL
+@DATABASE_URL
 def downgrade_command(revision: str, url: str | None) -> None:
     """Migrate the schema down to REVISION ('base' removes every table)."""
     from zdb.migrate import downgrade
 
-    downgrade(_url(url), revision)
+    downgrade(existing(url), revision)
     click.echo(f"database at {revision}")
 
 
 @click.command("recalc")
 @click.option("--from-scratch", is_flag=True, help="Re-evaluate the whole time line, not only what changed.")
-@_URL
+@DATABASE_URL
 def recalc_command(from_scratch: bool, url: str | None) -> None:
     """Bring every stored rating up to date now, in this process."""
     from zdb.ratings.runner import run_recalculation
 
-    outcome = run_recalculation(_migrated(url), from_scratch=from_scratch, show_progress=sys.stderr.isatty())
+    outcome = run_recalculation(migrated(url), from_scratch=from_scratch, show_progress=sys.stderr.isatty())
     if not outcome.ran:
         click.echo("another recalculation is running; it will take every change into account")
         return
@@ -85,12 +66,12 @@ def recalc_command(from_scratch: bool, url: str | None) -> None:
 
 @click.command("verify")
 @click.option("--limit", default=50, show_default=True, help="Print at most this many differences.")
-@_URL
+@DATABASE_URL
 def verify_command(limit: int, url: str | None) -> None:
     """Recompute the whole time line in memory and compare it with every stored figure."""
     from zdb.ratings.verify import verify
 
-    with unit_of_work(_migrated(url)) as session:
+    with unit_of_work(migrated(url)) as session:
         differences = verify(session)
     for line in differences[:limit]:
         click.echo(line)
@@ -104,14 +85,14 @@ def verify_command(limit: int, url: str | None) -> None:
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @click.option("--by", default="import", show_default=True, help="Recorded as the submitter.")
 @click.option("--no-recalc", is_flag=True, help="Store the submissions only.")
-@_URL
+@DATABASE_URL
 def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None:
     """Take in a time line in the vectors' replay input format, then recalculate."""
     from zdb.ratings.runner import run_recalculation
     from zdb.tournaments.importer import import_replay_document
 
     source = file.name if file.name != "<stdin>" else "stdin"
-    engine = _migrated(url)
+    engine = migrated(url)
     document = read_json(file, source)
     with reported_input_errors(source):
         try:
@@ -129,13 +110,13 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 
 
 @click.command("export")
-@_URL
+@DATABASE_URL
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
     from zdb.ratings.export import export_replay
     from zdb.ratings.models import RecalcState
 
-    with unit_of_work(_migrated(url)) as session:
+    with unit_of_work(migrated(url)) as session:
         document = export_replay(session)
         pending = session.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is not None
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
@@ -155,7 +136,7 @@ def _scale(context: click.Context, parameter: click.Parameter, value: float) -> 
 )
 @click.option("--seed", default=1, show_default=True)
 @click.option("--no-recalc", is_flag=True, help="Load only; recalculate later.")
-@_URL
+@DATABASE_URL
 def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> None:
     """Load the engine benchmark's synthetic federation into an empty database."""
     from zdb.loaders.synthetic import load_register, load_tournaments
@@ -163,7 +144,7 @@ def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> 
     from zdb.ratings.runner import run_recalculation
     from zdb.synthetic import generate
 
-    engine = _migrated(url)
+    engine = migrated(url)
     with engine.connect() as connection:
         if connection.execute(select(func.count()).select_from(Player)).scalar_one():
             raise click.ClickException("the database already holds players: synth loads into an empty database")

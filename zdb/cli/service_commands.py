@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import click
 
+from zdb.cli.database import named
+
 __all__ = ["register"]
+
+
+def _prepare() -> None:
+    """Name the database the tasks work on; beat keeps its schedule in ZDB's home folder."""
+    from zdb.config import settings
+
+    current = settings()
+    named(current.database_url)
+    current.home.mkdir(parents=True, exist_ok=True)
 
 
 @click.command("worker")
@@ -13,11 +24,9 @@ __all__ = ["register"]
 @click.option("--loglevel", default="info", show_default=True)
 def worker_command(beat: bool, concurrency: int, loglevel: str) -> None:
     """Run the Celery worker that recalculates ratings (needs ZDB_BROKER_URL)."""
-    from pathlib import Path
-
     from workers.celery_app import app
 
-    Path("var").mkdir(exist_ok=True)
+    _prepare()
     argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={concurrency}", "--queues=zdb"]
     if beat:
         argv.append("--beat")
@@ -28,11 +37,9 @@ def worker_command(beat: bool, concurrency: int, loglevel: str) -> None:
 @click.option("--loglevel", default="info", show_default=True)
 def beat_command(loglevel: str) -> None:
     """Run the periodic sweeper alone (when workers run with --no-beat)."""
-    from pathlib import Path
-
     from workers.celery_app import app
 
-    Path("var").mkdir(exist_ok=True)
+    _prepare()
     app.start(argv=["beat", f"--loglevel={loglevel}"])
 
 

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
+from zdb.cli.database import DATABASE_URL, migrated
 from zdb.cli.errors import fail
 
-if TYPE_CHECKING:
-    from sqlalchemy import Engine
-
 __all__ = ["register"]
-
-_URL = click.option("--database-url", "url", envvar="ZDB_DATABASE_URL", help="Default: the embedded SQLite file.")
-
-
-def _engine(url: str | None) -> Engine:
-    from zdb.config import settings
-    from zdb.db import engine_for
-
-    return engine_for(url or settings().database_url)
 
 
 @click.group("token")
@@ -32,7 +19,7 @@ def token_group() -> None:
 @click.option("--role", required=True, type=click.Choice(["admin", "referee", "club"]))
 @click.option("--scope", default=None, help="A club-code prefix (referee) or a club code (club).")
 @click.option("--label", default="", help="Who or what the token is for.")
-@_URL
+@DATABASE_URL
 def create_command(role: str, scope: str | None, label: str, url: str | None) -> None:
     """Create a token and print its secret: it is shown this once, never again."""
     from zdb.auth.service import create_token
@@ -40,7 +27,7 @@ def create_command(role: str, scope: str | None, label: str, url: str | None) ->
     from zdb.errors import DomainError
 
     try:
-        with unit_of_work(_engine(url)) as session:
+        with unit_of_work(migrated(url)) as session:
             created = create_token(session, role, scope, label)
     except DomainError as error:
         fail("token", str(error))
@@ -53,7 +40,7 @@ def create_command(role: str, scope: str | None, label: str, url: str | None) ->
 
 @token_group.command("revoke")
 @click.argument("prefix_or_id")
-@_URL
+@DATABASE_URL
 def revoke_command(prefix_or_id: str, url: str | None) -> None:
     """Revoke a token, named by its id or its prefix."""
     from zdb.auth.service import revoke_token
@@ -61,7 +48,7 @@ def revoke_command(prefix_or_id: str, url: str | None) -> None:
     from zdb.errors import DomainError
 
     try:
-        with unit_of_work(_engine(url)) as session:
+        with unit_of_work(migrated(url)) as session:
             token = revoke_token(session, prefix_or_id)
     except DomainError as error:
         fail("token", str(error))
@@ -69,13 +56,13 @@ def revoke_command(prefix_or_id: str, url: str | None) -> None:
 
 
 @token_group.command("list")
-@_URL
+@DATABASE_URL
 def list_command(url: str | None) -> None:
     """Every token: id, prefix, role, scope, label, created, revoked."""
     from zdb.auth.repository import tokens
     from zdb.db import unit_of_work
 
-    with unit_of_work(_engine(url)) as session:
+    with unit_of_work(migrated(url)) as session:
         rows = tokens(session)
     for t in rows:
         revoked = "" if t.revoked_at is None else f"  revoked {t.revoked_at:%Y-%m-%d %H:%M}"
