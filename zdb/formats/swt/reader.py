@@ -35,12 +35,16 @@ def version_text(version: int) -> str:
 
 def is_binary(data: bytes) -> bool:
     """A NUL byte among the first bytes, and not UTF-16 text (which a TRF may be): an SWT, or at
-    least no TRF. UTF-16 without a byte order mark has NUL at every other byte."""
+    least no TRF. UTF-16 text without a byte order mark has NUL in (nearly) every high byte and
+    none in the low bytes; an SWT's general data has NUL bytes on both sides."""
     head = data[: layout.VERSION_OFFSET + 2]
     if b"\x00" not in head or data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return False
-    sample = head[:200]
-    return not (sample[1::2].count(0) == len(sample[1::2]) or sample[0::2].count(0) == len(sample[0::2]))
+    even, odd = head[:200:2], head[1:200:2]
+    for high, low in ((odd, even), (even, odd)):
+        if low and 0 not in low and high.count(0) >= 0.9 * len(high):
+            return False
+    return True
 
 
 def _general(data: bytes, version: int, shape: Layout) -> SwtGeneral:
