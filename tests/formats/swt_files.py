@@ -67,6 +67,8 @@ class Player:
     team: int = 0
     board: int = 0
     pkz: str = ""
+    fide_id: str = ""
+    title: str = ""
 
 
 @dataclass
@@ -124,6 +126,10 @@ def build(t: Tournament) -> bytes:
             2000: p.name, 2003: p.elo, 2004: p.nwz, 2006: p.federation, 2008: p.birth, 2010: p.zps_club,
             2011: p.zps_member, 2013: p.attribute, 2016: p.team, 2017: p.board, 2021: p.id,
         }  # fmt: skip
+        if p.fide_id:
+            values[2033] = p.fide_id
+        if p.title:
+            values[2002] = p.title
         if p.pkz:
             values[2034 if directory == "800" else 2039] = p.pkz
         for number, value in values.items():

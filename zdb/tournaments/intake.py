@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
-from zdb.formats.trf import TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games, parse_trf
+from zdb.formats.tournament_file import read_tournament_file
+from zdb.formats.trf import TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
 from zdb.rating import EMPTY_STATE, InvalidInputError, PlayerState, ResultCode, evaluate_tournament
@@ -137,7 +138,7 @@ def _field_label(field: str) -> Message | str:
 
 
 def _trf_problem(problem: TrfProblem) -> ValidationProblem:
-    place = "file" if problem.line is None else f"line {problem.line}"
+    place = problem.place  # "line 14"; an SWT has no lines: "player 7"
     text: Message | str = problem.text or problem.message
     if problem.field:
         text = Message("{field}: {message}", field=_field_label(problem.field), message=text)
@@ -166,7 +167,7 @@ def _trf_entry(player: TrfPlayer) -> _Entry:
     birth_year = player.birth_year or (ger.birth_year if ger else None)
     club = ger.club_code if ger else None
     query = PlayerQuery(
-        place=f"line {player.line}", pkz=None if person_no is None else int(person_no), club_code=club,
+        place=player.place, pkz=None if person_no is None else int(person_no), club_code=club,
         member_no=None if member_no is None else int(member_no), fide_id=player.fide_id, surname=surname or None,
         given_name=given, birth_date=birth_date, birth_year=birth_year, sex=sex, club=club,
     )  # fmt: skip
@@ -285,7 +286,7 @@ def intake_trf(
     session: Session, data: bytes, meta: TrfMeta, *, create: bool, tournament_id: int | None = None
 ) -> Intake:
     """A TRF file read by ``zdb.formats.trf``: its errors (with line numbers) and ours in one list."""
-    return _finish(session, _from_trf(parse_trf(data), meta), create=create, tournament_id=tournament_id)
+    return _finish(session, _from_trf(read_tournament_file(data), meta), create=create, tournament_id=tournament_id)
 
 
 def _states(session: Session, submission: TournamentSubmission) -> dict[str, PlayerState]:
