@@ -68,8 +68,10 @@ def test_a_generated_7xx_file() -> None:
 
 
 def test_refusals_name_the_place(tmp_path: Path) -> None:
-    assert _refusal(str(SAMPLES / "SwissTeam.SWT")).endswith("file: a Swiss-Chess team tournament; "
-                                                             "the standings read individual tournaments from TRF or SWT")  # fmt: skip
+    team = _refusal(str(SAMPLES / "SwissTeam.SWT"))
+    assert team.endswith(
+        "file: a Swiss-Chess team tournament; the standings read individual tournaments from TRF or SWT"
+    )
     broken = two_rounds(883)
     broken.players[1] = replace(broken.players[1], birth="19751345")
     path = tmp_path / "broken.swt"

@@ -25,7 +25,8 @@ MAX_ROUNDS = 99
 #: Swiss-Chess versions are numbered 700, 883, ...: such a number at the version bytes of a file
 #: that is not 7.xx or 8.xx is taken for another Swiss-Chess version
 _PLAUSIBLE_VERSIONS = range(500, 3000)
-_EXPORT_ADVICE = "export the tournament from Swiss-Chess as FIDE TRF and send that file instead"
+#: what every refusal of the whole file advises (Swiss-Chess exports FIDE TRF in every version)
+_EXPORT_ADVICE = Message("export the tournament from Swiss-Chess as FIDE TRF and send that file instead")
 
 
 def version_text(version: int) -> str:
@@ -160,13 +161,15 @@ def _refuse_version(data: bytes, problems: Problems) -> None:
     if len(data) >= layout.VERSION_OFFSET + 2 and version in _PLAUSIBLE_VERSIONS:
         message = Message(
             "this Swiss-Chess file has version {version}, which is not read: only SWT files of Swiss-Chess "
-            "7.xx and 8.xx are; " + _EXPORT_ADVICE,
+            "7.xx and 8.xx are; {advice}",
             version=version_text(version),
+            advice=_EXPORT_ADVICE,
         )
     else:
         message = Message(
             "the file is neither a TRF text nor a Swiss-Chess SWT file: SWT files of Swiss-Chess 7.xx and 8.xx "
-            "are read; otherwise " + _EXPORT_ADVICE
+            "are read; otherwise {advice}",
+            advice=_EXPORT_ADVICE,
         )
     problems.error(None, message, field="file version", record=GENERAL_RECORD)
 
@@ -178,7 +181,8 @@ def _size_problem(data: bytes, general: SwtGeneral, shape: Layout, problems: Pro
             None,
             Message(
                 "{players} players and {rounds} rounds are no tournament: the file is damaged or not an SWT; "
-                + _EXPORT_ADVICE,
+                "{advice}",
+                advice=_EXPORT_ADVICE,
                 players=general.players,
                 rounds=general.rounds,
             ),
@@ -198,7 +202,8 @@ def _size_problem(data: bytes, general: SwtGeneral, shape: Layout, problems: Pro
             None,
             Message(
                 "the file has {size} bytes, but {players} players, {teams} teams and {rounds} rounds need {needed}: "
-                "it is cut off; save it again in Swiss-Chess or " + _EXPORT_ADVICE,
+                "it is cut off; save it again in Swiss-Chess or {advice}",
+                advice=_EXPORT_ADVICE,
                 size=len(data),
                 players=general.players,
                 teams=general.teams,
