@@ -180,8 +180,7 @@ def _size_problem(data: bytes, general: SwtGeneral, shape: Layout, problems: Pro
         problems.error(
             None,
             Message(
-                "{players} players and {rounds} rounds are no tournament: the file is damaged or not an SWT; "
-                "{advice}",
+                "{players} players and {rounds} rounds are no tournament: the file is damaged or not an SWT; {advice}",
                 advice=_EXPORT_ADVICE,
                 players=general.players,
                 rounds=general.rounds,
