@@ -99,7 +99,7 @@ def test_unknown_version_names_the_versions_read_and_the_trf_export() -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        b"%PDF-1.4\n\x00\x00\x01binary",
+        b"%PDF-1.4\n" + bytes(range(8)) * 80,
         bytes(range(256)) * 4,
         b"\x00" * 5000,
     ],
@@ -124,3 +124,6 @@ def test_text_files_stay_trf() -> None:
     assert not is_swt(trf.encode("utf-16"))
     assert read_tournament_file(trf.encode("utf-16")).file_format == "TRF"
     assert read_tournament_file(trf.encode()).players[0].name == "Mueller, Anna"
+    stray = trf.replace("Test", "Te\x00st").encode()  # a stray NUL does not make a binary file
+    assert not is_swt(stray)
+    assert read_tournament_file(stray).file_format == "TRF"

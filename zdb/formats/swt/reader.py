@@ -25,6 +25,10 @@ MAX_ROUNDS = 99
 #: Swiss-Chess versions are numbered 700, 883, ...: such a number at the version bytes of a file
 #: that is not 7.xx or 8.xx is taken for another Swiss-Chess version
 _PLAUSIBLE_VERSIONS = range(500, 3000)
+#: control bytes among the first 611 that make a file binary (the samples have over 400 NUL);
+#: tab, line feed, form feed, carriage return and the DOS end-of-file mark occur in texts
+_MIN_CONTROLS = 8
+_TEXT_CONTROLS = frozenset(b"\t\n\x0c\r\x1a")
 #: what every refusal of the whole file advises (Swiss-Chess exports FIDE TRF in every version)
 _EXPORT_ADVICE = Message("export the tournament from Swiss-Chess as FIDE TRF and send that file instead")
 
@@ -35,11 +39,13 @@ def version_text(version: int) -> str:
 
 
 def is_binary(data: bytes) -> bool:
-    """A NUL byte among the first bytes, and not UTF-16 text (which a TRF may be): an SWT, or at
-    least no TRF. UTF-16 text without a byte order mark has NUL in (nearly) every high byte and
-    none in the low bytes; an SWT's general data has NUL bytes on both sides."""
+    """Control bytes (NUL and the others no text has) among the first bytes, more than a stray
+    one, and not UTF-16 text (which a TRF may be): an SWT, or at least no TRF. UTF-16 text without
+    a byte order mark has NUL in (nearly) every high byte and none in the low bytes; an SWT's
+    general data, mostly NUL, has them on both sides."""
     head = data[: layout.VERSION_OFFSET + 2]
-    if b"\x00" not in head or data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    controls = sum(1 for byte in head if byte < 0x20 and byte not in _TEXT_CONTROLS)
+    if controls < _MIN_CONTROLS or data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return False
     even, odd = head[:200:2], head[1:200:2]
     for high, low in ((odd, even), (even, odd)):
