@@ -35,7 +35,7 @@ from zdb.formats.swt.reader import GENERAL_RECORD, version_text
 from zdb.formats.swt.values import TEXT_ENCODING
 from zdb.formats.trf.dates import parse_birth
 from zdb.formats.trf.games import ASYMMETRIC, RESULT_PAIRS
-from zdb.formats.trf.model import TrfDocument, TrfNationalRecord, TrfPlayer, TrfRoundCell, TrfTeam
+from zdb.formats.trf.model import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.problems import Problems
 from zdb.messages import Message
 
@@ -150,9 +150,11 @@ class _Converter:
                     record=record,
                 )
             elif player_id < cell.opponent:
-                self._check_game(player_id, cell, other, record, where)
+                self._check_game(round_no, cell, other, record)
 
-    def _check_game(self, player_id: int, cell: _Cell, other: _Cell, record: str, where: str) -> None:
+    def _check_game(self, round_no: int, cell: _Cell, other: _Cell, record: str) -> None:
+        """One game, once (from the lower id): colours differ, the two results make one game's."""
+        where = f"round {round_no}"
         if cell.colour is not None and cell.colour == other.colour:
             self.problems.error(
                 None,
@@ -162,7 +164,7 @@ class _Converter:
             )
             return
         if cell.result is None or other.result is None:
-            if self.general.paired_rounds and int(where.split()[1]) <= self.general.paired_rounds:
+            if round_no <= self.general.paired_rounds:
                 self.problems.warning(None, Message("the game has no result"), field=where, record=record)
             return
         white_first = cell.colour == "w" or other.colour == "b" or (cell.colour is None and other.colour is None)
@@ -265,14 +267,13 @@ def swt_document(swt: SwtFile) -> TrfDocument:
     """The document of a read SWT file: its data as far as it goes, its problems and those found here."""
     problems = Problems()
     for problem in swt.problems:
-        (problems.error if problem.severity.value == "error" else problems.warning)(
+        (problems.error if problem.severity is Severity.ERROR else problems.warning)(
             problem.line, problem.text or Message(problem.message), field=problem.field, record=problem.record
         )
     general = swt.general
     if general is None or not swt.players:
         return TrfDocument(
-            encoding=None, line_endings="none", problems=problems.result(), file_format="SWT",
-            tournament_type=None,
+            encoding=None, line_endings="none", problems=problems.result(), file_format="SWT"
         )  # fmt: skip
     converter = _Converter(swt, general, problems)
     converter.check_rounds()
