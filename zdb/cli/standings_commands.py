@@ -2,9 +2,10 @@
 
 FILE is a tournament in the vectors' JSON format (optionally with rounds, byes and a tie-break
 order, see ``zdb.standings.documents``), a team season (``{"season": ...}``), or an individual
-tournament as a FIDE TRF file (``_trf_standings_input``, the one place where TRF plugs in: the
-reader ``zdb.formats.trf`` decodes the bytes, ``zdb.standings.from_trf`` converts). A table by
-default, JSON with ``--json``; for TRF both name the players beside their start numbers.
+tournament as a FIDE TRF file or a Swiss-Chess SWT (``_trf_standings_input``, the one place where
+they plug in: ``zdb.formats.tournament_file`` reads the bytes, ``zdb.standings.from_trf``
+converts). A table by default, JSON with ``--json``; for TRF and SWT both name the players beside
+their start numbers.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import click
 
 from zdb.cli.errors import fail, read_json, reported_input_errors
 from zdb.cli.tables import format_table
-from zdb.formats.trf import parse_trf
+from zdb.formats.tournament_file import is_swt, read_tournament_file
+from zdb.formats.trf import TrfDocument
+from zdb.rating import InvalidInputError
 from zdb.standings import (
     IndividualRequest,
     IndividualStandings,
@@ -84,9 +87,27 @@ def _trf_standings_input(data: bytes) -> tuple[IndividualRequest, Mapping[str, s
     readers' ``InvalidInputError`` for a document with errors or one the standings do not read
     (team tournaments, other scoring), which the command reports in one line.
     """
-    document = parse_trf(data)
+    document = read_tournament_file(data)  # TRF, or a Swiss-Chess SWT told by its content
+    _refuse_swt(document)
     request = standings_input_from_trf(document)
     return request, {str(player.start_no): player.name for player in document.players}
+
+
+def _refuse_swt(document: TrfDocument) -> None:
+    """An SWT has no lines: its first error is named by record and field ("player 7, Geburtsdatum"),
+    a team tournament by the file."""
+    if document.file_format != "SWT":
+        return
+    if document.errors:
+        first, more = document.errors[0], len(document.errors) - 1
+        place = ", ".join(part for part in (first.place, first.field) if part)
+        raise InvalidInputError(
+            place, first.message + (f" (and {more} more error{'s' if more > 1 else ''})" if more else "")
+        )
+    if document.teams:
+        raise InvalidInputError(
+            "file", "a Swiss-Chess team tournament; the standings read individual tournaments from TRF or SWT"
+        )
 
 
 def _number(value: Fraction) -> str:
@@ -169,22 +190,25 @@ def team_table(standings: TeamStandings) -> str:
     "input_format",
     metavar="FORMAT",
     default="auto",
-    help="Input format: auto (TRF for a .trf file or TRF content, else JSON), json or trf.",
+    help="Input format: auto (TRF for a .trf file or TRF content, SWT for Swiss-Chess content, else JSON), json or "
+    "trf (TRF or SWT).",
 )
 def standings_command(file: str, as_json: bool, input_format: str) -> None:
     """Standings of the tournament or team season in FILE ('-' = stdin).
 
     A tournament in the vectors' JSON format (games without rounds are read as a round robin;
     give games[k].round, byes and "pairing" for a Swiss tournament), {"season": ...} for a team
-    season, or an individual tournament as FIDE TRF. Points, rank and the tie-breaks SB, BH, BH-C1,
-    BH-C2, BH-M1 (median) and RBH (refined Buchholz); for a season match points, board points and
-    each match's Berliner Wertung.
+    season, or an individual tournament as FIDE TRF or Swiss-Chess SWT (7.xx, 8.xx). Points, rank
+    and the tie-breaks SB, BH, BH-C1, BH-C2, BH-M1 (median) and RBH (refined Buchholz); for a season
+    match points, board points and each match's Berliner Wertung.
     """
     if input_format not in _FORMATS:
         fail("--format", f"expected one of {', '.join(_FORMATS)}, got {input_format!r}")
     source = "stdin" if file == "-" else file
     data = _read_bytes(file, source)
-    trf = input_format == "trf" or (input_format == "auto" and (file.lower().endswith(".trf") or _looks_like_trf(data)))
+    trf = input_format == "trf" or (
+        input_format == "auto" and (file.lower().endswith((".trf", ".swt")) or _looks_like_trf(data) or is_swt(data))
+    )
     document: Any
     names: Mapping[str, str] = {}
     with reported_input_errors(source):

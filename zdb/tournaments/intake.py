@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
-from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games, parse_trf
+from zdb.formats.tournament_file import read_tournament_file
+from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
 from zdb.players.names import fold_name
@@ -153,7 +154,7 @@ def _field_label(field: str) -> Message | str:
 
 
 def _trf_problem(problem: TrfProblem) -> ValidationProblem:
-    place = "file" if problem.line is None else f"line {problem.line}"
+    place = problem.place  # "line 14"; an SWT has no lines: "player 7"
     text: Message | str = problem.text or problem.message
     if problem.field:
         text = Message("{field}: {message}", field=_field_label(problem.field), message=text)
@@ -185,7 +186,7 @@ def _trf_entry(player: TrfPlayer) -> _Entry:
     # This describes only a person the database does not know: a known one's is his record's.
     member = ger is not None or player.federation in (None, "", "GER")
     query = PlayerQuery(
-        place=f"line {player.line}", pkz=None if person_no is None else int(person_no), club_code=club,
+        place=player.place, pkz=None if person_no is None else int(person_no), club_code=club,
         member_no=None if member_no is None else int(member_no), fide_id=player.fide_id, surname=surname or None,
         given_name=given, birth_date=birth_date, birth_year=birth_year, sex=sex, club=club, guest=not member,
     )  # fmt: skip
@@ -400,7 +401,7 @@ def intake_trf(
     session: Session, data: bytes, meta: TrfMeta, *, create: bool, tournament_id: int | None = None
 ) -> Intake:
     """A TRF file read by ``zdb.formats.trf``: its errors (with line numbers) and ours in one list."""
-    return _finish(session, _from_trf(parse_trf(data), meta), create=create, tournament_id=tournament_id)
+    return _finish(session, _from_trf(read_tournament_file(data), meta), create=create, tournament_id=tournament_id)
 
 
 def _states(session: Session, submission: TournamentSubmission) -> dict[str, PlayerState]:

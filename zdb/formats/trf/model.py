@@ -43,7 +43,11 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TrfProblem:
-    """One finding, with the 1-based line number (``None`` for the document as a whole)."""
+    """One finding, with the 1-based line number (``None`` for the document as a whole).
+
+    A binary file has no lines (a Swiss-Chess SWT, ``zdb.formats.swt``): its problems name the
+    ``record`` instead ("player 7", "team 2", "general data") and leave ``line`` ``None``.
+    """
 
     line: int | None
     severity: Severity
@@ -52,9 +56,19 @@ class TrfProblem:
     column: int | None = None  # 1-based, counted in characters
     #: ``message`` as template and values, for the pages to translate
     text: Message | None = dataclasses.field(default=None, compare=False, repr=False)
+    record: str | None = None  # where in a file without lines: "player 7", "team 2", "general data"
+
+    @property
+    def place(self) -> str:
+        """Where the problem is: "line 14", the record ("player 7") of a file without lines, or "file"."""
+        if self.line is not None:
+            return f"line {self.line}"
+        return self.record or "file"
 
     def __str__(self) -> str:
         where = []
+        if self.record is not None:
+            where.append(self.record)
         if self.line is not None:
             where.append(f"line {self.line}")
         if self.column is not None:
@@ -138,6 +152,12 @@ class TrfPlayer:
     rank: int | None
     cells: tuple[TrfRoundCell, ...]  # one per round of the document, blank cells included
     national: tuple[TrfNationalRecord, ...] = ()
+    record: str | None = None  # a file without lines (SWT): "player 7"; ``line`` is then 0
+
+    @property
+    def place(self) -> str:
+        """Where the player is written: "line 14", or the record ("player 7") of a file without lines."""
+        return self.record or f"line {self.line}"
 
     def cell(self, round_no: int) -> TrfRoundCell | None:
         if 1 <= round_no <= len(self.cells):
@@ -269,7 +289,11 @@ def _empty_header() -> Mapping[str, tuple[str, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class TrfDocument:
-    """A parsed TRF file: the data as far as it could be read, and every problem found."""
+    """A parsed TRF file: the data as far as it could be read, and every problem found.
+
+    A Swiss-Chess SWT is read into the same document (``zdb.formats.swt``, ``file_format`` "SWT"),
+    so that it takes the same way through the intake and the standings.
+    """
 
     encoding: str | None  # "utf-8", "utf-8-sig", "utf-16", "cp1252", "iso-8859-1"; None for str input
     line_endings: str  # "LF", "CRLF", "CR", "mixed" or "none"
@@ -297,6 +321,7 @@ class TrfDocument:
     extensions: Mapping[str, tuple[str, ...]] = field(default_factory=_empty_header)  # XXR, XXC, XXA, DAT...
     records: tuple[TrfRecord, ...] = ()
     problems: tuple[TrfProblem, ...] = ()
+    file_format: str = "TRF"  # "TRF", or "SWT" for a Swiss-Chess file read by ``zdb.formats.swt``
 
     @property
     def errors(self) -> tuple[TrfProblem, ...]:

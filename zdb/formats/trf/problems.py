@@ -14,13 +14,27 @@ class Problems:
     def __init__(self) -> None:
         self._items: list[TrfProblem] = []
 
-    def error(self, line: int | None, message: Message, *, field: str | None = None, column: int | None = None) -> None:
-        self._items.append(TrfProblem(line, Severity.ERROR, str(message), field, column, message))
+    def error(
+        self,
+        line: int | None,
+        message: Message,
+        *,
+        field: str | None = None,
+        column: int | None = None,
+        record: str | None = None,
+    ) -> None:
+        self._items.append(TrfProblem(line, Severity.ERROR, str(message), field, column, message, record))
 
     def warning(
-        self, line: int | None, message: Message, *, field: str | None = None, column: int | None = None
+        self,
+        line: int | None,
+        message: Message,
+        *,
+        field: str | None = None,
+        column: int | None = None,
+        record: str | None = None,
     ) -> None:
-        self._items.append(TrfProblem(line, Severity.WARNING, str(message), field, column, message))
+        self._items.append(TrfProblem(line, Severity.WARNING, str(message), field, column, message, record))
 
     def __len__(self) -> int:
         return len(self._items)
