@@ -191,7 +191,7 @@ def test_every_problem_in_one_answer(fresh: World) -> None:
     games[1] = {**games[1], "white": 1, "black": 2}  # player 1 twice in round 1, player 2 too
     games[2] = {**games[2], "result": "1:0"}
     before = _counts(fresh.url)
-    answer = _post(fresh, _body(fresh, start_date="2026-11-09", games=games, time_control="G/90"))
+    answer = _post(fresh, _body(fresh, start_date="2026-11-09", games=games, time_control="G/60"))
     assert answer.status_code == 422
     places = {e["place"] for e in answer.json()["errors"]}
     assert {"body.end_date", "body.games[1]", "body.games[2].result", "body.time_control"} <= places
