@@ -11,6 +11,7 @@ from zdb.formats.trf.checks import check_document
 from zdb.formats.trf.codes import FEDERATIONS, HEADER_CODES, KEPT_CODES
 from zdb.formats.trf.dates import DateEntry, resolve_dates
 from zdb.formats.trf.decode import decode, split_lines
+from zdb.formats.trf.finished import Announcement, check_finished
 from zdb.formats.trf.model import (
     TrfByeRecord,
     TrfDocument,
@@ -289,8 +290,20 @@ class _Reader:
         counts: dict[str, tuple[int, int | None]] = {
             code: (self.header[code][0][0], self.integer(code)) for code in ("062", "082") if code in self.header
         }
-        check_document(doc, self.teams_013, unreadable, counts, self.problems)
+        unfinished = check_finished(doc, self._announcements(declared, xxr, len(round_dates)), self.problems)
+        check_document(doc, self.teams_013, unreadable, counts, self.problems, unfinished=unfinished)
         return doc
+
+    def _announcements(self, declared: int | None, xxr: int | None, dated: int) -> list[Announcement]:
+        """The records that say how many rounds there are, with their lines (see ``finished.py``)."""
+        found = []
+        if declared is not None:
+            found.append(Announcement("142", declared, self.header["142"][0][0]))
+        if xxr is not None:
+            found.append(Announcement("XXR", xxr, self.extensions["XXR"][0][0]))
+        if dated and self.round_dates_line is not None:
+            found.append(Announcement("132", dated, self.round_dates_line[0]))
+        return found
 
     def _players(self) -> tuple[list[TrfPlayer], set[tuple[int, int]]]:
         seen: dict[int, TrfPlayer] = {}
