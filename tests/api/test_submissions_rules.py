@@ -34,7 +34,8 @@ from zdb.tournaments.validation import (
         ("5400", (Period(5400),)),
         ("90 min + 30 s", (Period(5400, 30),)),
         ("40 moves / 90 min, 30 min + 30 s", (Period(5400, 0, 40), Period(1800, 30))),
-        ("G/90", None),
+        ("G/90", (Period(5400),)),  # US Chess: game in 90 minutes
+        ("Blitz", None),
         ("   ", None),
     ],
 )
@@ -60,7 +61,7 @@ def test_time_control_minutes(text: str, youth: bool, minutes: str | None, requi
         return
     [problem] = problems
     assert f"gives {minutes} minutes" in problem.message
-    assert f"requires {required} minutes" in problem.message
+    assert f"needs at least {required} minutes" in problem.message
 
 
 def test_first_period_needs_60_minutes() -> None:
@@ -68,6 +69,7 @@ def test_first_period_needs_60_minutes() -> None:
     assert periods is not None and time_control_minutes(periods) == 150
     [problem] = check_time_control("40/3000:6000", youth_u12=False)
     assert "first period" in problem.message and "50 minutes" in problem.message and "60 minutes" in problem.message
+    assert "§" not in problem.message
     assert check_time_control("40/3000:6000", youth_u12=True) == []  # U12: 40 minutes
     assert check_time_control("40/3000+30:6000", youth_u12=False) == []  # 50 + 40 × 30 s = 70
 

@@ -1,5 +1,6 @@
-"""The 19 real TRF files of shared/data/trf: every one parses without an error, and the facts
-that SOURCES.md states about each file come out of the parser."""
+"""The 19 real TRF files of shared/data/trf: every one is read completely, the finished
+tournaments without an error, the unfinished ones with exactly the error that says so, and the
+facts that SOURCES.md states about each file come out of the parser."""
 
 from __future__ import annotations
 
@@ -19,24 +20,42 @@ from zdb.rating import ResultCode
 TRF_DIR = SHARED / "data" / "trf"
 FILES = sorted(path.name for path in TRF_DIR.glob("*.trf"))
 
+# The unfinished tournaments: files a pairing program reads or writes while the tournament runs,
+# with more rounds announced (XXR or 142) than played. Only finished tournaments are rated, so
+# each gives one error, on the announcing record (zdb/formats/trf/finished.py): (line, field,
+# the rounds without results). Their earlier warning "declares N rounds but the player lines hold
+# M" is this error now.
+EXPECTED_ERRORS: dict[str, tuple[int, str, str]] = {
+    "bbp-dutch2025-c5-6p-xxr-zbye.trf": (8, "XXR", "round 3"),  # XXR 3; round 3 holds only a Z bye
+    "cppdubov-issue4-7p-no-header.trf": (8, "XXR", "rounds 3 to 5"),  # XXR 5, 2 rounds
+    "echecsjs-trf26-team-minimal-2p.trf": (9, "142", "rounds 2 to 5"),  # 142 5 (and XXR 5), 1 round
+    "javafo-gros-open-2010-52p-partial-xxr.trf": (13, "XXR", "rounds 5 to 9"),  # round 5: byes only
+    # lichess announced 21 rounds and the file holds 20: whether the Swiss stopped early or was
+    # exported before its last round, the file cannot say; a referee who knows corrects XXR.
+    "lichess-swiss-bullet-2020-112p-21r.trf": (9, "XXR", "round 21"),
+    "sharly-bbp-trf26-individual-299-5p.trf": (3, "142", "rounds 2 and 3"),
+    "sharly-bbp-trf26-team-330-forfeit-4p.trf": (3, "142", "rounds 2 and 3"),
+    "sharly-bbp-trf26-team-utf8-names-8p.trf": (3, "142", "round 3"),
+}
+
 # The warnings each file gives, by field, and why (SOURCES.md: what is odd about the file).
 EXPECTED_WARNINGS: dict[str, Counter[str]] = {
     "bbp-autotest-issue15-180p-11r-cr-eol.trf": Counter({"052": 1}),  # only 012 and 001: no date
     "bbp-dutch2025-c5-6p-xxr-zbye.trf": Counter({"052": 1}),  # header is only 012
-    "cppdubov-issue4-7p-no-header.trf": Counter({"052": 1, "XXR": 1}),  # no header; XXR 5, 2 rounds
+    "cppdubov-issue4-7p-no-header.trf": Counter({"052": 1}),  # no header
     "cppdubov-random-81p-10r-mixed-eol.trf": Counter({"042": 1, "052": 2, "record code": 1}),  # placeholders, TNR
-    "echecsjs-trf26-team-minimal-2p.trf": Counter({"birth date": 2, "points": 2, "142": 1}),  # shifted births
+    "echecsjs-trf26-team-minimal-2p.trf": Counter({"birth date": 2, "points": 2}),  # shifted births
     "fide-tec-grandmommys-cup-trf25-249p-team-crlf.trf": Counter(),
     "fide-tec-grandmommys-cup-trf26-adapted-249p-team.trf": Counter(),
     "icu-armstrong-cup-2011-team-league-160p.trf": Counter(),
     "icu-armstrong-cup-2012-utf8-bom-2p.trf": Counter(),
     "icu-latin1-encoded-3p-no-end-date.trf": Counter({"encoding": 1, "052": 1}),  # ISO-8859-1, no 052/132
-    "javafo-gros-open-2010-52p-partial-xxr.trf": Counter({"XXR": 1}),  # 9 declared, partial
+    "javafo-gros-open-2010-52p-partial-xxr.trf": Counter(),
     "lichess-swiss-2020-06-13p-10r.trf": Counter(),
-    "lichess-swiss-bullet-2020-112p-21r.trf": Counter({"XXR": 1}),  # 21 declared, 20 present
-    "sharly-bbp-trf26-individual-299-5p.trf": Counter({"052": 1, "142": 1}),
-    "sharly-bbp-trf26-team-330-forfeit-4p.trf": Counter({"052": 1, "142": 1}),
-    "sharly-bbp-trf26-team-utf8-names-8p.trf": Counter({"052": 1, "142": 1}),
+    "lichess-swiss-bullet-2020-112p-21r.trf": Counter(),
+    "sharly-bbp-trf26-individual-299-5p.trf": Counter({"052": 1}),
+    "sharly-bbp-trf26-team-330-forfeit-4p.trf": Counter({"052": 1}),
+    "sharly-bbp-trf26-team-utf8-names-8p.trf": Counter({"052": 1}),
     "sharly-trf26-individual-240-byes-nrs-16p.trf": Counter(),
     # ICU byes "     -  " carry no code (the total decides), club codes in the federation column,
     # 132 written YY.DD.MM; the points warnings are counted against the file below.
@@ -90,9 +109,16 @@ def test_the_corpus_is_there() -> None:
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_every_file_parses_without_error_and_with_the_expected_warnings(name: str) -> None:
+def test_every_file_parses_with_the_expected_errors_and_warnings(name: str) -> None:
     doc = doc_of(name)
-    assert doc.errors == (), [str(p) for p in doc.errors]
+    if name in EXPECTED_ERRORS:
+        line, field, rounds = EXPECTED_ERRORS[name]
+        [error] = doc.errors
+        assert (error.line, error.field) == (line, field)
+        assert error.message.startswith("the tournament is not finished: ")
+        assert f"no results for {rounds};" in error.message
+    else:
+        assert doc.errors == (), [str(p) for p in doc.errors]
     fields = Counter(p.field or "" for p in doc.warnings if p.field != "points" or "bunratty" not in name)
     assert fields == EXPECTED_WARNINGS[name], [str(p) for p in doc.warnings]
 

@@ -12,6 +12,15 @@ from zdb.formats.trf import parse_trf
 PLAYER = player_line(1, "A")
 
 
+def played(rounds: int) -> tuple[str, str]:
+    """Two players who drew every one of ``rounds`` rounds: a finished tournament for the files
+    whose 132 line announces that many rounds."""
+    return (
+        player_line(1, "A", [(2, "wb"[k % 2], "=") for k in range(rounds)]),
+        player_line(2, "B", [(1, "bw"[k % 2], "=") for k in range(rounds)]),
+    )
+
+
 def round_dates(*dates: str, first_column: int = 92) -> str:
     """A 132 line with one date per round, the first at ``first_column`` (TRF26: 92)."""
     line = "132".ljust(first_column - 1)
@@ -67,7 +76,9 @@ def test_us_order_is_used_only_when_nothing_else_is_valid_and_said() -> None:
 
 def test_round_dates_day_before_month_are_recognised_and_reported() -> None:
     # ICU Bunratty 2011: 042 25.02.2011 but 132 11.25.02 (YY.DD.MM).
-    doc = parse_trf(trf("042 25.02.2011", "052 27.02.2011", round_dates("11.25.02", "11.26.02", "11.27.02"), PLAYER))
+    doc = parse_trf(
+        trf("042 25.02.2011", "052 27.02.2011", round_dates("11.25.02", "11.26.02", "11.27.02"), *played(3))
+    )
     assert doc.round_dates == (date(2011, 2, 25), date(2011, 2, 26), date(2011, 2, 27))
     (problem,) = doc.problems
     assert problem.line == 3 and "YY.DD.MM" in problem.message and problem.severity.value == "warning"
@@ -75,7 +86,7 @@ def test_round_dates_day_before_month_are_recognised_and_reported() -> None:
 
 def test_two_digit_dates_use_start_and_end_to_decide() -> None:
     # 10.11.06 alone could be 2010-11-06 or 2010-06-11; the season's other dates decide.
-    doc = parse_trf(trf("042 10.09.13", "052 11.03.13", round_dates("10.09.13", "10.11.06", "11.03.13"), PLAYER))
+    doc = parse_trf(trf("042 10.09.13", "052 11.03.13", round_dates("10.09.13", "10.11.06", "11.03.13"), *played(3)))
     assert doc.start_date == date(2010, 9, 13) and doc.end_date == date(2011, 3, 13)
     assert doc.round_dates == (date(2010, 9, 13), date(2010, 11, 6), date(2011, 3, 13))
     assert doc.problems == ()
@@ -97,7 +108,7 @@ def test_ambiguous_short_date_follows_the_spec_and_warns() -> None:
 @pytest.mark.parametrize("first_column", [92, 93])
 def test_round_dates_at_column_92_or_93(first_column: int) -> None:
     doc = parse_trf(
-        trf("042 2025/09/13", round_dates("25/09/13", "25/09/13", "25/09/14", first_column=first_column), PLAYER)
+        trf("042 2025/09/13", round_dates("25/09/13", "25/09/13", "25/09/14", first_column=first_column), *played(3))
     )
     assert doc.round_dates == (date(2025, 9, 13), date(2025, 9, 13), date(2025, 9, 14))
     assert doc.end_date == date(2025, 9, 14) and doc.end_date_source == "132"

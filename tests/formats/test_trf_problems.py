@@ -255,10 +255,21 @@ def test_unknown_codes_are_kept_as_warnings_and_legends_rulers_comments_are_sile
 
 
 def test_header_counts_that_disagree_are_warnings() -> None:
-    doc = parse_trf(trf("062 3", "142 4", player_line(1, "A", [(2, "w", "=")]), player_line(2, "B", [(1, "b", "=")])))
+    games = [(2, "w", "="), (2, "b", "="), (2, "w", "=")], [(1, "b", "="), (1, "w", "="), (1, "b", "=")]
+    doc = parse_trf(trf("062 3", "142 2", player_line(1, "A", games[0]), player_line(2, "B", games[1])))
     messages = [str(p) for p in doc.warnings]
     assert "line 1, 062: 062 says 3 players but there are 2" in messages
-    assert "142: 142 declares 4 rounds but the player lines hold 1" in messages
+    assert "142: 142 declares 2 rounds but the player lines hold 3" in messages
+    assert doc.errors == ()
+
+
+def test_more_rounds_declared_than_played_is_an_unfinished_tournament() -> None:
+    # Before: a warning "142 declares 4 rounds but the player lines hold 1", and the file was rated.
+    doc = parse_trf(trf("062 2", "142 4", player_line(1, "A", [(2, "w", "=")]), player_line(2, "B", [(1, "b", "=")])))
+    assert [str(p) for p in doc.errors] == [
+        "line 2, 142: the tournament is not finished: record 142 announces 4 rounds, but there are no results "
+        "for rounds 2 to 4; if it ended after round 1, correct record 142"
+    ]
 
 
 def test_game_without_result_and_one_sided_result() -> None:

@@ -41,7 +41,9 @@ Rounds: trailing rounds without a single game result are the round being paired 
 bbpPairings convention: such a column lists only the announced byes and absences) and are left out,
 so the standings are those after the last round played; byes announced for it do not count yet.
 
-Refused: a document with errors (all of them in one ``TrfInputError``, the first one named), a team
+Refused: a document with errors (all of them in one ``TrfInputError``, the first one named; the
+reader's "not finished" errors excepted, since standings after the last round played are what an
+unfinished file is read for, and a half-played round is refused below all the same), a team
 tournament (``013``/``310`` teams, ``320``/``330`` records or a team ``192`` code), scoring other
 than 1, 1/2, 0 in ``162`` or JaVaFo's ``XXS``, abnormal points (``299``), and a game without a result in a round that
 is kept.
@@ -55,6 +57,7 @@ from collections.abc import Iterable
 from zdb.formats.trf import ByeKind as TrfByeKind
 from zdb.formats.trf import TrfDocument, TrfProblem, iter_byes, iter_games
 from zdb.formats.trf.checks import scoring
+from zdb.formats.trf.finished import is_unfinished
 from zdb.rating import InvalidInputError
 from zdb.standings.documents import IndividualRequest
 from zdb.standings.model import Bye, ByeKind, IndividualTournament, Pairing, PairingSystem, Round
@@ -115,8 +118,9 @@ def standings_input_from_trf(doc: TrfDocument) -> IndividualRequest:
     awarded), so for a finished individual tournament they equal the points column of his ``001``
     line wherever the reader found that column consistent.
     """
-    if doc.errors:
-        raise TrfInputError(doc.errors)
+    errors = tuple(p for p in doc.errors if not is_unfinished(p))
+    if errors:
+        raise TrfInputError(errors)
     _refuse_team_event(doc)
     _refuse_other_scoring(doc)
     games = tuple(iter_games(doc))

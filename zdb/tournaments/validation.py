@@ -3,21 +3,18 @@
 Why a module of its own: a referee's upload is answered with one complete list of what is wrong,
 so every check here collects ``ValidationProblem`` s instead of stopping at the first; the intake
 (``zdb.tournaments.intake``) adds what only the database can tell (player matching, federations)
-and raises once. The time control rules are those of spec §3.
-
-Time controls are read in the PGN ``TimeControl`` notation (periods separated by ``:``, each
-``moves/seconds``, ``seconds`` or ``seconds+increment``, e.g. ``40/5400+30:1800+30``), or written
-out as ``90 min + 30 s`` (periods separated by ``,`` or ``:``, an optional ``40 moves /`` before).
+and raises once. The time control rules are those of spec §3; the notations read are listed in
+``zdb.formats.time_control``. The texts say what the rule requires, in the referee's words; the
+rules they apply are cited in the comments.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from zdb.errors import ValidationProblem
+from zdb.formats.time_control import Period, parse_time_control, time_control_minutes
 from zdb.messages import Message
 from zdb.tournaments.models import RESULT_CODES
 
@@ -39,47 +36,6 @@ REQUIRED_MINUTES, REQUIRED_MINUTES_U12 = 90, 60
 FIRST_PERIOD_MINUTES, FIRST_PERIOD_MINUTES_U12 = 60, 40
 DEFAULT_MOVES = 40
 
-_PGN_PERIOD = re.compile(r"(?:(\d+)/)?(\d+)(?:\+(\d+))?")
-_WORDS_PERIOD = re.compile(
-    r"(?:(\d+)\s*(?:moves?|z(?:ü|ue)ge)?\s*(?:/|in)\s*)?(\d+)\s*(?:min(?:utes?)?|')"
-    r"(?:\s*\+\s*(\d+)\s*(?:s(?:ec(?:onds?)?)?|\"))?(?:\s*(?:/|per)\s*(?:move|zug))?",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Period:
-    """One period of a time control: base time and increment in seconds, its number of moves
-    (None: the rest of the game)."""
-
-    seconds: int
-    increment: int = 0
-    moves: int | None = None
-
-
-def parse_time_control(text: str) -> tuple[Period, ...] | None:
-    """The periods of ``text`` (PGN notation or written out); None when it cannot be read."""
-    text = text.strip()
-    if not text:
-        return None
-    pgn = [_PGN_PERIOD.fullmatch(part.strip()) for part in text.split(":")]
-    if all(pgn):
-        return tuple(
-            Period(int(m[2]), int(m[3] or 0), None if m[1] is None else int(m[1])) for m in pgn if m is not None
-        )
-    words = [_WORDS_PERIOD.fullmatch(part.strip()) for part in re.split(r"[,:;]|\s+\+\s+(?=\d+\s*min)", text)]
-    if all(words):
-        return tuple(
-            Period(int(m[2]) * 60, int(m[3] or 0), None if m[1] is None else int(m[1])) for m in words if m is not None
-        )
-    return None
-
-
-def time_control_minutes(periods: Sequence[Period]) -> float:
-    """spec §3: the sum of all periods' base times + 60 × the per-move increment (the first
-    period's increment, the one in force at move 60 in every usual control), in minutes."""
-    return sum(p.seconds for p in periods) / 60 + periods[0].increment
-
 
 def _first_period_minutes(period: Period) -> float:
     """spec §3: the first period's base time plus its increment over its moves (40 where unstated)."""
@@ -93,10 +49,16 @@ def _minutes(value: float) -> str:
 def check_time_control(text: str | None, *, youth_u12: bool, place: str = "time_control") -> list[ValidationProblem]:
     """spec §3: a tournament is rated only if its time control gives every player 90 minutes
     (U12: 60), and with several periods its first period 60 minutes (U12: 40)."""
+    required = REQUIRED_MINUTES_U12 if youth_u12 else REQUIRED_MINUTES
     if text is None or not text.strip():
+        # spec §3: only tournaments with a qualifying time control are rated
         return [
             ValidationProblem(
-                place, Message("is required: spec §3 rates only tournaments with a qualifying time control")
+                place,
+                Message(
+                    "is required: a tournament is rated only when every player has at least {required} minutes",
+                    required=required,
+                ),
             )
         ]
     periods = parse_time_control(text)
@@ -105,43 +67,44 @@ def check_time_control(text: str | None, *, youth_u12: bool, place: str = "time_
             ValidationProblem(
                 place,
                 Message(
-                    "cannot read {text!r}: write it in PGN notation ('40/5400+30:1800+30') or as '90 min + 30 s'",
+                    "cannot read the time control {text!r}: write it as 90+30 (minutes + seconds per move), "
+                    "40/120+30 or PGN 40/5400+30:1800+30",
                     text=text,
                 ),
             )
         ]
     problems = []
-    required = REQUIRED_MINUTES_U12 if youth_u12 else REQUIRED_MINUTES
     minutes = time_control_minutes(periods)
-    if minutes < required:
+    if minutes < required:  # spec §3: base times + 60 × increment, at least 90 (U12: 60)
         values = {"text": text, "minutes": _minutes(minutes), "required": required}
         if youth_u12:
             message = Message(
                 "{text!r} gives {minutes} minutes per player (base times + 60 × increment); "
-                "spec §3 requires {required} minutes for U12 youth",
+                "a rated U12 youth tournament needs at least {required} minutes",
                 **values,
             )
         else:
             message = Message(
                 "{text!r} gives {minutes} minutes per player (base times + 60 × increment); "
-                "spec §3 requires {required} minutes",
+                "a rated tournament needs at least {required} minutes",
                 **values,
             )
         problems.append(ValidationProblem(place, message))
-    if len(periods) > 1:
+    if len(periods) > 1:  # spec §3: the first of several periods, at least 60 (U12: 40) minutes
         first_required = FIRST_PERIOD_MINUTES_U12 if youth_u12 else FIRST_PERIOD_MINUTES
         first = _first_period_minutes(periods[0])
         if first < first_required:
             values = {"text": text, "minutes": _minutes(first), "required": first_required}
             if youth_u12:
                 message = Message(
-                    "the first period of {text!r} gives {minutes} minutes; "
-                    "spec §3 requires {required} minutes for U12 youth",
+                    "the first period of {text!r} gives {minutes} minutes (base time + increment × its moves); "
+                    "in a U12 youth tournament it needs at least {required} minutes",
                     **values,
                 )
             else:
                 message = Message(
-                    "the first period of {text!r} gives {minutes} minutes; spec §3 requires {required} minutes",
+                    "the first period of {text!r} gives {minutes} minutes (base time + increment × its moves); "
+                    "it needs at least {required} minutes",
                     **values,
                 )
             problems.append(ValidationProblem(place, message))

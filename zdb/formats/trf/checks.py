@@ -2,8 +2,8 @@
 
 Severity: what makes the games unreliable (a pairing named differently by the two players, a
 player twice in a round, an unknown opponent, a team listing an unknown player) is an error;
-what is odd but leaves the games clear (points column, declared counts, partial tournaments,
-asymmetric results) is a warning.
+what is odd but leaves the games clear (points column, declared counts, asymmetric results) is a
+warning. Whether the tournament is finished is ``finished.py``'s to say.
 """
 
 from __future__ import annotations
@@ -65,10 +65,14 @@ def check_document(
     unreadable: set[tuple[int, int]],
     counts: Mapping[str, tuple[int, int | None]],
     problems: Problems,
+    *,
+    unfinished: frozenset[int] = frozenset(),
 ) -> None:
+    """``unfinished``: rounds already reported as not finished (``finished.py``), whose pairings
+    without a result get no warning of their own."""
     by_no = {p.start_no: p for p in doc.players}
     for round_no in range(1, doc.rounds + 1):
-        _check_round(doc.players, by_no, round_no, unreadable, problems)
+        _check_round(doc.players, by_no, round_no, unreadable, problems, quiet=round_no in unfinished)
     _check_points(doc, problems)
     _check_federations(doc, problems)
     _check_counts(doc, counts, problems)
@@ -83,6 +87,8 @@ def _check_round(
     round_no: int,
     unreadable: set[tuple[int, int]],
     problems: Problems,
+    *,
+    quiet: bool = False,
 ) -> None:
     where = f"round {round_no}"
     highest = max(by_no, default=0)
@@ -138,7 +144,7 @@ def _check_round(
         for player in claimers:
             if opponent_no in twice or {(player.start_no, round_no), (opponent_no, round_no)} & unreadable:
                 continue
-            _check_pair(player, by_no[opponent_no], round_no, problems)
+            _check_pair(player, by_no[opponent_no], round_no, problems, quiet=quiet)
 
 
 def _check_bye_cell(player: TrfPlayer, cell: TrfRoundCell, problems: Problems) -> None:
@@ -160,7 +166,7 @@ def _check_bye_cell(player: TrfPlayer, cell: TrfRoundCell, problems: Problems) -
         )
 
 
-def _check_pair(player: TrfPlayer, opponent: TrfPlayer, round_no: int, problems: Problems) -> None:
+def _check_pair(player: TrfPlayer, opponent: TrfPlayer, round_no: int, problems: Problems, *, quiet: bool) -> None:
     where = f"round {round_no}"
     cell = player.cell(round_no)
     other = opponent.cell(round_no)
@@ -210,7 +216,8 @@ def _check_pair(player: TrfPlayer, opponent: TrfPlayer, round_no: int, problems:
     if mine in _BYE_CODES or theirs in _BYE_CODES:
         return  # already reported
     if mine is None and theirs is None:
-        problems.warning(player.line, Message("the game {a}-{b} has no result", a=a, b=b), field=where)
+        if not quiet:  # else the round is reported as not finished
+            problems.warning(player.line, Message("the game {a}-{b} has no result", a=a, b=b), field=where)
     elif mine is None or theirs is None:
         given, blank = (b, a) if mine is None else (a, b)
         problems.error(
@@ -332,7 +339,8 @@ def _check_counts(doc: TrfDocument, counts: Mapping[str, tuple[int, int | None]]
                 Message("082 says {value} teams but there are {count}", value=value, count=len(doc.teams)),
                 field="082",
             )
-    if doc.declared_rounds is not None and doc.declared_rounds != doc.rounds:
+    # More rounds declared than played is an error of finished.py: the tournament is not finished.
+    if doc.declared_rounds is not None and doc.declared_rounds < doc.rounds:
         source = "142" if "142" in doc.header else "XXR"
         problems.warning(
             None,

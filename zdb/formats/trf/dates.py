@@ -73,7 +73,8 @@ _ORDER_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class DateEntry:
-    """A date to read: ``role`` is ``start`` (042), ``end`` (052) or ``round`` (132, with ``round_no``)."""
+    """A date to read: ``role`` is ``start`` (042), ``end`` (052), ``round`` (132, with ``round_no``)
+    or ``repeat`` (a second 042 or 052, read only to report a date that cannot be)."""
 
     text: str
     line: int

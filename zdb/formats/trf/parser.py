@@ -11,6 +11,7 @@ from zdb.formats.trf.checks import check_document
 from zdb.formats.trf.codes import FEDERATIONS, HEADER_CODES, KEPT_CODES
 from zdb.formats.trf.dates import DateEntry, resolve_dates
 from zdb.formats.trf.decode import decode, split_lines
+from zdb.formats.trf.finished import Announcement, check_finished
 from zdb.formats.trf.model import (
     TrfByeRecord,
     TrfDocument,
@@ -71,13 +72,9 @@ class _Reader:
             parsed = parse_player(line, lineno, self.problems)
             if parsed is not None:
                 self.players.append((parsed.player, parsed.unreadable_rounds))
-        elif code == "132":
-            if self.round_dates_line is None:
-                self.round_dates_line = (lineno, line)
-                self.header["132"] = [(lineno, value)]
-            else:
-                self.problems.warning(lineno, Message("a second 132 line; ignored"), field="132")
         elif code in HEADER_CODES:
+            if code == "132" and self.round_dates_line is None:
+                self.round_dates_line = (lineno, line)
             self.header.setdefault(code, []).append((lineno, value))
         elif code == "013":
             self.teams_013.append(parse_013(line, lineno, len(self.teams_013) + 1, self.problems))
@@ -119,13 +116,39 @@ class _Reader:
 
     def first(self, code: str) -> tuple[int, str] | None:
         values = self.header.get(code)
-        if not values:
-            return None
-        if len(values) > 1 and code != "112":
-            self.problems.warning(
-                values[1][0], Message("{code} appears more than once; the first is used", code=code), field=code
-            )
-        return values[0]
+        return values[0] if values else None
+
+    def repeats(self) -> None:
+        """A header record given twice (only 112, one line per deputy arbiter, may repeat): with a
+        different value the file contradicts itself, an error on the later line naming the first
+        (which value holds is the referee's to say); with the same value a warning. The same for
+        the JaVaFo round count XXR."""
+        for code, values in [*self.header.items(), ("XXR", self.extensions.get("XXR", []))]:
+            if code == "112" or len(values) < 2:
+                continue
+            first_line, first_value = values[0]
+            for lineno, value in values[1:]:
+                if " ".join(value.split()) != " ".join(first_value.split()):
+                    self.problems.error(
+                        lineno,
+                        Message(
+                            "record {code} is given twice: {value!r} here, {first!r} on line {line}; "
+                            "keep the right one",
+                            code=code,
+                            value=value,
+                            first=first_value,
+                            line=first_line,
+                        ),
+                        field=code,
+                    )
+                else:
+                    self.problems.warning(
+                        lineno,
+                        Message(
+                            "record {code} repeats line {line}; the repetition is ignored", code=code, line=first_line
+                        ),
+                        field=code,
+                    )
 
     def text(self, code: str) -> str | None:
         entry = self.first(code)
@@ -151,9 +174,9 @@ class _Reader:
     def dates(self) -> tuple[date | None, date | None, tuple[date | None, ...]]:
         entries: list[DateEntry] = []
         for code, role in (("042", "start"), ("052", "end")):
-            found = self.first(code)
-            if found is not None:
-                entries.append(DateEntry(found[1], found[0], code, role))
+            for k, (lineno, text) in enumerate(self.header.get(code, [])):
+                # a repeated date is read too, so that an impossible one is reported on its line
+                entries.append(DateEntry(text, lineno, code, role if k == 0 else "repeat"))
         entries.extend(self._round_date_entries())
         values = resolve_dates(entries, self.problems)
         start = next((v for e, v in zip(entries, values, strict=True) if e.role == "start"), None)
@@ -198,6 +221,7 @@ class _Reader:
     # -- assembly -------------------------------------------------------------------------------
 
     def document(self, encoding: str | None, line_endings: str) -> TrfDocument:
+        self.repeats()
         start, end, round_dates = self.dates()
         end_source: str | None = "052" if end else None
         if end is None:
@@ -266,8 +290,20 @@ class _Reader:
         counts: dict[str, tuple[int, int | None]] = {
             code: (self.header[code][0][0], self.integer(code)) for code in ("062", "082") if code in self.header
         }
-        check_document(doc, self.teams_013, unreadable, counts, self.problems)
+        unfinished = check_finished(doc, self._announcements(declared, xxr, len(round_dates)), self.problems)
+        check_document(doc, self.teams_013, unreadable, counts, self.problems, unfinished=unfinished)
         return doc
+
+    def _announcements(self, declared: int | None, xxr: int | None, dated: int) -> list[Announcement]:
+        """The records that say how many rounds there are, with their lines (see ``finished.py``)."""
+        found = []
+        if declared is not None:
+            found.append(Announcement("142", declared, self.header["142"][0][0]))
+        if xxr is not None:
+            found.append(Announcement("XXR", xxr, self.extensions["XXR"][0][0]))
+        if dated and self.round_dates_line is not None:
+            found.append(Announcement("132", dated, self.round_dates_line[0]))
+        return found
 
     def _players(self) -> tuple[list[TrfPlayer], set[tuple[int, int]]]:
         seen: dict[int, TrfPlayer] = {}
