@@ -75,7 +75,7 @@ def _choose(header: list[str], file: str) -> Layout | None:
 def _missing(layout: Layout, headers: dict[str, str]) -> list[str]:
     present = set(headers.values())
     missing = [name for name in layout.header if name in layout.required and name not in present]
-    keys = {key for key, _ in layout.columns}
+    keys = {key for _, key in layout.columns}
     if "full_name" in keys and "full_name" not in headers and not {"surname", "given_name"} <= headers.keys():
         spelled = {key: name for name, key in layout.columns}
         missing.append(spelled["full_name"])
