@@ -154,6 +154,6 @@ def test_xml_problems_name_the_element_and_its_line(players: list[FidePlayer]) -
     (problem, _) = read_fide_xml(io.BytesIO(one_bad))
     assert problem == Problem("players_list_xml_foa.xml", 13, "games", "not a number: 'x0'")
     broken = _xml(players[:2]).replace(b"</name>", b"</nam>", 1)
-    assert list(read_fide_xml(io.BytesIO(broken)))[-1] == Problem(
-        "players_list_xml_foa.xml", 5, "", "not well-formed XML: mismatched tag: line 5, column 24"
-    )
+    last = list(read_fide_xml(io.BytesIO(broken)))[-1]
+    assert isinstance(last, Problem) and (last.line, last.column) == (5, "")
+    assert last.message.startswith("not well-formed XML: mismatched tag: line 5")
