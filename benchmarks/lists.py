@@ -10,10 +10,13 @@ in a fresh Python process, so that one reading's memory does not hide in another
 ``zdb.formats.list_reader.read_rating_list`` on the ZIP's bytes, ``read_fide_txt`` /
 ``read_fide_xml`` streaming the file (every player is built, then dropped, as a sync would).
 
-Reported per reading: wall time in seconds, the process's peak resident memory in MB
-(``resource.getrusage`` maxrss, the interpreter and its imports included) and the count of
-values and problems read. Target for the FIDE text at scale 1: at most 60 s and 500 MB. A
-missed target is reported, not an error; the exit code is 1 only when a reading fails.
+Reported per reading: wall and CPU time in seconds, the process's peak resident memory in MB
+(``VmHWM`` of ``/proc/self/status``, the interpreter and its imports included; where that is
+missing ``resource.getrusage`` maxrss, which on Linux a child inherits from the process that
+forked it, hence not first choice) and the count of values and problems read. Target for the
+FIDE text at scale 1: at most 60 s and 500 MB, judged on wall time; on a machine shared with
+other work the CPU time shows what the reading itself costs. A missed target is reported, not
+an error; the exit code is 1 only when a reading fails.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def _read(kind: str, path: Path) -> dict[str, float | int | str]:
     from zdb.formats.fide_xml import read_fide_xml
     from zdb.formats.list_reader import read_rating_list
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if kind == "list":
         rating_list = read_rating_list(path.read_bytes())
         values, problems = len(rating_list.members), len(rating_list.problems)
@@ -70,10 +73,18 @@ def _read(kind: str, path: Path) -> dict[str, float | int | str]:
                     values += 1
                 else:
                     problems += 1
-    seconds = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    return {"kind": kind, "seconds": round(seconds, 2), "peak_mb": round(peak_mb, 1), "values": values,
-            "problems": problems, "bytes": path.stat().st_size}  # fmt: skip
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"kind": kind, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "peak_mb": round(_peak_mb(), 1),
+            "values": values, "problems": problems, "bytes": path.stat().st_size}  # fmt: skip
+
+
+def _peak_mb() -> float:
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 def _measure(kind: str, path: Path) -> dict[str, float | int | str]:
@@ -113,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     for figures in results:
         line = (
             f"{figures['kind']:9} {figures['bytes'] / 1e6:8.1f} MB file  {figures['values']:>9} values "
-            f"{figures['problems']:>4} problems  {figures['seconds']:7.2f} s  peak {figures['peak_mb']:6.1f} MB"
+            f"{figures['problems']:>4} problems  {figures['seconds']:7.2f} s (CPU {figures['cpu_seconds']:7.2f} s)  "
+            f"peak {figures['peak_mb']:6.1f} MB"
         )
         if figures["kind"] == "fide-txt" and args.scale >= 1:
             met = float(figures["seconds"]) <= TARGET_SECONDS and float(figures["peak_mb"]) <= TARGET_MB
