@@ -86,7 +86,7 @@ def test_zero_and_empty_are_unrated_and_birth_year_zero_is_unknown(players: list
     assert all(p.rapid == FideRating(None, 0, None) for p in read_fide_txt(io.BytesIO(data)))
     unknown = [p for p in players if p.birth_year is None][:2]
     assert {line[152:158].strip() for line in _lines(_txt(unknown))[1:]} == {b"0"}
-    assert [p.birth_year for p in read_fide_txt(io.BytesIO(_txt(unknown)))] == [None, None]  # type: ignore[union-attr]
+    assert [p.birth_year for p in read_fide_txt(io.BytesIO(_txt(unknown)))] == [None, None]
 
 
 def test_a_bad_value_is_a_problem_with_its_line_and_column(players: list[FidePlayer]) -> None:
@@ -134,13 +134,13 @@ def test_both_readers_stream(players: list[FidePlayer]) -> None:
     txt = _txt(players[:10])
     assert list(islice(read_fide_txt(_endless(txt)), 10)) == players[:10]
     xml = _xml(players[:10]).replace(b"</playerslist>\n", b"")
-    assert [p.fide_id for p in islice(read_fide_xml(_endless(xml)), 10)] == [p.fide_id for p in players[:10]]  # type: ignore[union-attr]
+    assert [p.fide_id for p in islice(read_fide_xml(_endless(xml)), 10)] == [p.fide_id for p in players[:10]]
 
 
 def test_the_xml_list_reads_back_every_player(players: list[FidePlayer]) -> None:
     read = list(read_fide_xml(io.BytesIO(_xml(players))))
-    assert [replace(p, line=0) for p in read] == players  # type: ignore[type-var]
-    assert read[0].line == 23  # the line of its end tag, after the declaration, the root and 20 lines  # type: ignore[union-attr]
+    assert [replace(p, line=0) for p in read] == players
+    assert read[0].line == 23  # the line of its end tag, after the declaration, the root and 20 lines
 
 
 def test_xml_problems_name_the_element_and_its_line(players: list[FidePlayer]) -> None:
