@@ -60,6 +60,13 @@ def test_overflowing_other_titles_move_the_later_columns(players: list[FidePlaye
         assert len(read[player.fide_id].other_titles) == 6
 
 
+def test_blanks_after_the_end_of_a_line_move_nothing(players: list[FidePlayer]) -> None:
+    some = players[490:510]  # one of them with overflowing other titles
+    header, *lines = _lines(_txt(some))
+    padded = [header, *(line.rstrip(b"\n") + b"      \n" for line in lines)]
+    assert list(read_fide_txt(padded)) == some
+
+
 def test_the_older_layout_without_foa_is_read_from_its_header(players: list[FidePlayer]) -> None:
     assert len(OLD_HEADER) == 158
     read = list(read_fide_txt(io.BytesIO(_txt(players, old=True))))

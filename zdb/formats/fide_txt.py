@@ -7,7 +7,8 @@ header names (``ID Number``, ``Name``, ``Fed``, ``Sex``, ``Tit``, ``WTit``, ``OT
 each start their column, which runs to the start of the next. ``FOA`` may be missing; any other
 missing column is one problem and nothing is read. A few players have more other titles than
 the ``OTit`` column holds: their line is longer than the header by as many characters, and
-every column after ``OTit`` moves right by as much.
+every column after ``OTit`` moves right by as much (by no more than the titles run beyond
+their column: a line may also be longer by blanks at its end).
 
 The encoding is stated, or decided per line: UTF-8, else Windows-1252 (Latin-1 for the bytes
 Windows-1252 lacks). Widths are counted in characters, after decoding.
@@ -49,7 +50,8 @@ def _decode(raw: bytes, codec: str | None) -> str:
 
 class _Layout:
     """The column spans of one header; ``cut`` splits a line, moving the columns after ``OTit``
-    right by the characters the line has beyond the header's width."""
+    right by the characters the line has beyond the header's width, but not by more than the
+    other titles run beyond their column (the rest is blanks after the end of the line)."""
 
     def __init__(self, header: str) -> None:
         tokens = [(match.start(), _ALIASES.get(match.group(), match.group())) for match in _TOKEN.finditer(header)]
@@ -62,10 +64,14 @@ class _Layout:
         self.spans = [spans[name] for name in self.names]
         other = self.starts.get("OTit", 10**6)
         self.moving = [(start > other, end > other) for start, end in self.spans]
+        self.other_end = spans["OTit"][1] if "OTit" in spans else 0
         self.getter = itemgetter(*(slice(start, end) for start, end in self.spans))
 
     def cut(self, line: str) -> dict[str, str]:
         shift = len(line) - self.width
+        if shift > 0:  # overflowing other titles, or blanks after the end: no more than the titles' excess
+            blank = line.find(" ", self.other_end - 1)
+            shift = min(shift, (len(line) if blank < 0 else blank) - self.other_end)
         if shift <= 0:
             return dict(zip(self.names, [value.strip() for value in self.getter(line)], strict=True))
         return {
