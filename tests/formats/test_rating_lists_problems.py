@@ -181,3 +181,8 @@ def test_a_column_named_twice_is_read_once_and_reported() -> None:
     members, _, _, problems = read_spieler(_spieler(ROW + ",1800", header=PORTAL + ",DWZ"))
     assert members[0].rating == 1650
     assert problems == (Problem("spieler.csv", 1, "DWZ", "column named twice; the first one is read"),)
+
+
+def test_a_stated_windows_1252_that_does_not_fit_is_a_problem() -> None:
+    _, _, _, problems = read_spieler(_spieler(ROW) + b"\x81\r\n", codec="cp1252")
+    assert problems == (Problem("spieler.csv", 3, "", "not cp1252: byte 0x81"),)

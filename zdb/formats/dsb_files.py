@@ -62,6 +62,10 @@ letters spelled out (``ł`` → ``l``, ``đ`` → ``d``, ``œ`` → ``oe``), any
 ``?`` — and the number of characters so written is reported (``Written.transliterated``).
 Values are transliterated before the CSV is assembled, so a replacement can never add a
 delimiter.
+
+Reading these files, and the layout of the DSB's new rating portal (2026), is the work of
+``zdb.formats.list_reader`` and ``zdb.formats.list_writer``, which write every layout from what
+they read, byte for byte.
 """
 
 from __future__ import annotations

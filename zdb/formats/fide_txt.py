@@ -146,7 +146,7 @@ def read_fide_txt(
         try:
             text = _decode(raw, codec).rstrip("\r\n")
         except UnicodeDecodeError as error:
-            yield Problem(file, number_, "", f"not {error.encoding}: byte 0x{raw[error.start]:02X}")
+            yield Problem(file, number_, "", f"not {codec or error.encoding}: byte 0x{raw[error.start]:02X}")
             continue
         if layout is None:
             layout = _Layout(text.lstrip("\ufeff"))

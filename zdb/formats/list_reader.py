@@ -87,7 +87,7 @@ def _table(data: bytes, file: str, codec: Codec | None, problems: list[Problem])
         text, codec, bom = decode(data, codec)
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        problems.append(Problem(file, line, "", f"not {error.encoding}: byte 0x{data[error.start]:02X}"))
+        problems.append(Problem(file, line, "", f"not {codec or error.encoding}: byte 0x{data[error.start]:02X}"))
         return None
     first_end = text.find("\n")
     newline = "\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n"
