@@ -186,3 +186,12 @@ def test_a_column_named_twice_is_read_once_and_reported() -> None:
 def test_a_stated_windows_1252_that_does_not_fit_is_a_problem() -> None:
     _, _, _, problems = read_spieler(_spieler(ROW) + b"\x81\r\n", codec="cp1252")
     assert problems == (Problem("spieler.csv", 3, "", "not cp1252: byte 0x81"),)
+
+
+def test_unreadable_csv_is_a_problem_on_its_line() -> None:
+    huge = "x" * 200_000  # beyond the csv module's field limit
+    _, _, fmt, problems = read_spieler(f"ID,{huge}\n".encode())
+    assert fmt is None and [(p.line, p.message[:15]) for p in problems] == [(1, "unreadable CSV:")]
+    members, _, _, problems = read_spieler(_spieler(ROW, ROW.replace("Weber", huge, 1), ROW))
+    assert [(p.line, p.message[:15]) for p in problems] == [(3, "unreadable CSV:")]
+    assert len(members) == 1  # the reading stops there

@@ -10,6 +10,8 @@ What is a problem, and what happens then:
   undecodable byte: the file gives no values;
 - a line with another number of fields than the header, or a bad value (line and column
   named): that line gives no value, the other lines are read;
+- CSV the ``csv`` module cannot read (a field beyond its size limit): the reading of that file
+  stops at that line;
 - the same person on several lines (one per membership) with different person data, a second
   active membership, a federation code repeated with other values: the lines are kept, the
   problem says which line differs from which.
@@ -92,7 +94,11 @@ def _table(data: bytes, file: str, codec: Codec | None, problems: list[Problem])
     first_end = text.find("\n")
     newline = "\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n"
     reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        problems.append(Problem(file, 1, "", f"unreadable CSV: {error}"))
+        return None
     if header is None:
         problems.append(Problem(file, 0, "", "empty file"))
         return None
