@@ -3,9 +3,11 @@ unknown columns ignored, and every problem with its file, line and column."""
 
 from __future__ import annotations
 
+import csv
 import io
 import random
 import zipfile
+from collections.abc import Iterator
 
 import pytest
 
@@ -188,6 +190,15 @@ def test_a_stated_windows_1252_that_does_not_fit_is_a_problem() -> None:
     assert problems == (Problem("spieler.csv", 3, "", "not cp1252: byte 0x81"),)
 
 
+@pytest.fixture
+def default_field_limit() -> Iterator[None]:
+    """The csv module's default field limit: it is process-wide, and libraries raise it."""
+    previous = csv.field_size_limit(131_072)
+    yield
+    csv.field_size_limit(previous)
+
+
+@pytest.mark.usefixtures("default_field_limit")
 def test_unreadable_csv_is_a_problem_on_its_line() -> None:
     huge = "x" * 200_000  # beyond the csv module's field limit
     _, _, fmt, problems = read_spieler(f"ID,{huge}\n".encode())
