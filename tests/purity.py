@@ -25,7 +25,8 @@ def imports_of(tree: ast.AST) -> set[str]:
 
 
 def _sources(package: Path) -> list[Path]:
-    sources = sorted(package.rglob("*.py"))
+    """The modules of a package, or the one module ``package`` names."""
+    sources = [package] if package.is_file() else sorted(package.rglob("*.py"))
     assert sources, f"no modules in {package}"
     return sources
 

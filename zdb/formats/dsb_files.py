@@ -62,6 +62,10 @@ letters spelled out (``ł`` → ``l``, ``đ`` → ``d``, ``œ`` → ``oe``), any
 ``?`` — and the number of characters so written is reported (``Written.transliterated``).
 Values are transliterated before the CSV is assembled, so a replacement can never add a
 delimiter.
+
+Reading these files, and the layout of the DSB's new rating portal (2026), is the work of
+``zdb.formats.list_reader`` and ``zdb.formats.list_writer``, which write every layout from what
+they read, byte for byte.
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ __all__ = [
     "ClubRow",
     "Codec",
     "FederationRow",
+    "Fitter",
     "MemberRow",
     "Written",
     "club_members_csv",
@@ -199,7 +204,7 @@ def _state_code(prefix: str) -> str:
     return prefix[:1] or "0"
 
 
-class _Fitter:
+class Fitter:
     """Makes text representable in one codec, counting the characters it had to replace."""
 
     def __init__(self, codec: Codec) -> None:
@@ -247,7 +252,7 @@ def _index(row: MemberRow) -> str:
     return "" if row.rating is None else _text(row.rating_index)
 
 
-def _csv(header: Sequence[str], rows: Iterable[Sequence[str]], fit: _Fitter) -> bytes:
+def _csv(header: Sequence[str], rows: Iterable[Sequence[str]], fit: Fitter) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow(header)
@@ -255,7 +260,7 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[str]], fit: _Fitter) -> 
     return buffer.getvalue().encode(fit.codec)
 
 
-def _spieler(rows: Iterable[MemberRow], fit: _Fitter) -> bytes:
+def _spieler(rows: Iterable[MemberRow], fit: Fitter) -> bytes:
     lines = (
         (
             _text(r.pkz), r.club_code, _member_no(r.member_no), _STATUS.get(r.status, ""),
@@ -268,12 +273,12 @@ def _spieler(rows: Iterable[MemberRow], fit: _Fitter) -> bytes:
     return _csv(SPIELER_HEADER, lines, fit)
 
 
-def _vereine(rows: Iterable[ClubRow], fit: _Fitter) -> bytes:
+def _vereine(rows: Iterable[ClubRow], fit: Fitter) -> bytes:
     lines = ((c.code, _state_code(c.code), federation_code(c.federation_prefix), c.name) for c in rows)
     return _csv(VEREINE_HEADER, lines, fit)
 
 
-def _verbaende(rows: Iterable[FederationRow], fit: _Fitter) -> bytes:
+def _verbaende(rows: Iterable[FederationRow], fit: Fitter) -> bytes:
     lines = (
         (federation_code(f.prefix), _state_code(f.prefix), federation_code(f.parent_prefix or ""), f.name)
         for f in rows
@@ -283,18 +288,18 @@ def _verbaende(rows: Iterable[FederationRow], fit: _Fitter) -> bytes:
 
 
 def spieler_csv(rows: Iterable[MemberRow], codec: Codec = "utf-8") -> Written:
-    fit = _Fitter(codec)
+    fit = Fitter(codec)
     return Written(_spieler(rows, fit), fit.replaced)
 
 
 def vereine_csv(rows: Iterable[ClubRow], codec: Codec = "utf-8") -> Written:
-    fit = _Fitter(codec)
+    fit = Fitter(codec)
     return Written(_vereine(rows, fit), fit.replaced)
 
 
 def verbaende_csv(rows: Iterable[FederationRow], codec: Codec = "utf-8") -> Written:
     """Every federation but the DSB itself (the empty prefix), which the files name as ``000``."""
-    fit = _Fitter(codec)
+    fit = Fitter(codec)
     return Written(_verbaende(rows, fit), fit.replaced)
 
 
@@ -307,7 +312,7 @@ def rating_list_zip(
 ) -> Written:
     """The ZIP of ``spieler.csv``, ``vereine.csv`` and ``verbaende.csv``. Its entries carry
     ``stamp`` (the data's last change) or 1980-01-01, so that equal data give equal bytes."""
-    fit = _Fitter(codec)
+    fit = Fitter(codec)
     moment = (1980, 1, 1, 0, 0, 0) if stamp is None or stamp.year < 1980 else stamp.timetuple()[:6]
     files = (
         ("spieler.csv", _spieler(members, fit)),
@@ -330,7 +335,7 @@ def _legacy(value: str) -> str:
 
 def club_members_csv(rows: Iterable[MemberRow], codec: Codec = "utf-8") -> Written:
     """A club's members in the legacy ``|`` layout: 14 fields, CRLF line ends."""
-    fit = _Fitter(codec)
+    fit = Fitter(codec)
     lines = ["|".join(CLUB_MEMBERS_HEADER)]
     for r in rows:
         fields = (
