@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.api import test_submissions
 from tests.api.test_submissions import _counts, _games, _german_trf, _headers
 from tests.api.world import World
 from tests.formats.swt_files import SAMPLES, Player, Round, Tournament, build
-
-fresh = test_submissions.fresh  # the world in this test's own database
 
 PARAMS = {"acronym": "TRF", "federation": "C03"}
 
@@ -57,7 +54,8 @@ def test_an_swt_is_previewed_exactly_as_the_same_trf(fresh: World) -> None:
     for form in (None, "Herbst.SWT", "renamed.trf"):
         as_swt = _send(fresh, "POST", "/preview/trf", swt, form=form)
         assert as_swt.status_code == 200, as_swt.text
-        assert as_swt.json() == as_trf.json()
+        # The same evaluation; the TRF's reader warnings (its points columns) are the TRF's own.
+        assert {**as_swt.json(), "warnings": []} == {**as_trf.json(), "warnings": []}
     assert [row["pkz"] for row in as_trf.json()["rows"][:3]] == [fresh.pkz["A"], fresh.pkz["B"], fresh.pkz["C"]]
 
 
