@@ -5,7 +5,9 @@ says nothing. A game reads "5w1" (opponent 5, white, won; "s" for black), a forf
 opponent and writes "+" or "−" for the points (C.07 art. 16.1.2 and 16.2.2 call it a forfeit
 win or loss; German prose says "kampflos"), a pairing-allocated or full-point bye reads
 "spielfrei" (C.07 art. 16.2.1), a requested bye (art. 16.1.1) "spielfrei" with its ½ or 0, and a
-round the player was not in at all "–". The words come from a ``Notation`` so that a page can
+round the player was not in at all "–", except in a round robin, where a round without a game is
+the player's scheduled free round and reads "spielfrei" too (C.07 art. 15.2: it adds nothing to
+the tie-breaks). The words come from a ``Notation`` so that a page can
 give them in its language; ``GERMAN`` is how the federation's referees write them.
 """
 
@@ -18,7 +20,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from zdb.rating import PlayerId, ResultCode
-from zdb.standings.model import FORFEITS, ByeKind, IndividualTournament, points
+from zdb.standings.model import FORFEITS, ByeKind, IndividualTournament, PairingSystem, points
 
 __all__ = ["ENGLISH", "GERMAN", "CellKind", "Notation", "RoundCell", "round_cells"]
 
@@ -27,7 +29,7 @@ class CellKind(Enum):
     GAME = "game"  # played at the board (asymmetric arbiter results too, as the tie-breaks count them)
     FORFEIT_WIN = "forfeit-win"  # C.07 art. 16.2.2
     FORFEIT_LOSS = "forfeit-loss"  # C.07 art. 16.2.4; a double forfeit is one for both
-    BYE = "bye"  # C.07 art. 16.2.1: pairing-allocated or full-point bye
+    BYE = "bye"  # C.07 art. 16.2.1: pairing-allocated or full-point bye; a round robin's free round
     HALF_POINT_BYE = "half-point-bye"  # C.07 art. 16.1.1
     ZERO_POINT_BYE = "zero-point-bye"  # C.07 art. 16.1.1, as the file or document gives it
     ABSENT = "absent"  # in no pairing and no bye of the round
@@ -102,6 +104,7 @@ def _game_kind(result: ResultCode, own: Fraction) -> CellKind:
 def round_cells(tournament: IndividualTournament) -> Mapping[PlayerId, tuple[RoundCell, ...]]:
     """Every player's cell for rounds 1 to n, in round order."""
     cells: dict[PlayerId, list[RoundCell]] = {player: [] for player in tournament.players}
+    free = CellKind.BYE if tournament.pairing_system is PairingSystem.ROUND_ROBIN else CellKind.ABSENT
     for number, round_ in enumerate(tournament.rounds, start=1):
         for pairing in round_.pairings:
             white, black = points(pairing.result.white_points), points(pairing.result.black_points)
@@ -115,5 +118,5 @@ def round_cells(tournament: IndividualTournament) -> Mapping[PlayerId, tuple[Rou
             cells[bye.player].append(RoundCell(number, _BYE_CELLS[bye.kind], bye.kind.points))
         for row in cells.values():
             if len(row) < number:
-                row.append(RoundCell(number, CellKind.ABSENT, Fraction(0)))
+                row.append(RoundCell(number, free, Fraction(0)))
     return MappingProxyType({player: tuple(row) for player, row in cells.items()})
