@@ -130,6 +130,8 @@ def standings_command(file: str, as_json: bool, input_format: str) -> None:
         else:
             season = team_standings(loaded)
             document = dump_team(season)
+            for player in document["players"] if names else ():
+                player["name"] = names.get(player["player"], "")
             table = team_table(season, names)
     if as_json:
         click.echo(json.dumps(document, ensure_ascii=False, indent=2))
