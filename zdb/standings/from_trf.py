@@ -19,7 +19,7 @@ TRF cell               reader                 standings          why
 ``F``                  ``FULL_POINT``         ``FULL_POINT``     art. 16.2.1: a full-point bye
 ``U``                  ``PAIRING_ALLOCATED``  ``PAIRING_ALLOC.`` art. 16.2.1: the pairing-allocated bye
 ``0000 - +``           ``PAIRING_PLUS``       ``PAIRING_ALLOC.`` art. 16.2.1: older tools' pairing bye (only
-                                                                 team files use it otherwise; they are refused)
+                                                                 team files use it otherwise: ``from_trf_team``)
 ``Z``, ``-`` + blank   ``ZERO_POINT``         ``ZERO_POINT``     art. 16.1.1: a requested zero-point bye
 ``0000 - -``, ``  -``  ``NOT_PAIRED``         ``ZERO_POINT``     art. 16.1.1: not paired, withdrawn; no
                                                                  scheduled opponent, so not a forfeit loss
@@ -45,7 +45,8 @@ bbpPairings convention: such a column lists only the announced byes and absences
 so the standings are those after the last round played; byes announced for it do not count yet.
 
 Refused: a document with errors (all of them in one ``TrfInputError``, the first one named), a team
-tournament (``013``/``310`` teams, ``320``/``330`` records or a team ``192`` code), scoring other
+tournament (``013``/``310`` teams, ``320``/``330`` records or a team ``192`` code: its standings are a
+team season, ``from_trf_team.standings_document_from_trf`` reads either kind), scoring other
 than 1, 1/2, 0 in ``162`` or JaVaFo's ``XXS``, abnormal points (``299``), and a game without a result in a round that
 is kept.
 """
@@ -162,7 +163,7 @@ def _place(problem: TrfProblem) -> str:
 
 
 def _refuse_team_event(doc: TrfDocument) -> None:
-    advice = 'the standings read individual tournaments from TRF; give a team season as JSON ({"season": ...})'
+    advice = "its standings are a team season (zdb.standings.standings_document_from_trf reads either kind)"
     if doc.teams:
         team = doc.teams[0]
         raise InvalidInputError(
