@@ -62,7 +62,7 @@ class Notation:
             return self.forfeit_win
         if cell.kind is CellKind.FORFEIT_LOSS:
             return self.forfeit_loss
-        return _POINTS.get(cell.points, str(cell.points))
+        return _points(cell.points)
 
     def text(self, cell: RoundCell, label: str | None = None) -> str:
         """The cell of a round column; ``label`` names the opponent (default: his id)."""
@@ -73,7 +73,7 @@ class Notation:
             return self.bye
         if cell.kind is CellKind.ABSENT:
             return self.absent
-        return f"{self.bye} {_POINTS.get(cell.points, str(cell.points))}"
+        return f"{self.bye} {_points(cell.points)}"
 
     def title(self, cell: RoundCell) -> str:
         """The prose of a forfeit ("+ kampflos"), else the cell's own score."""
@@ -82,7 +82,14 @@ class Notation:
         return self.text(cell)
 
 
-_POINTS = {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}
+def _points(value: Fraction) -> str:
+    """ "1", "½", "0" (compared by numerator and denominator: a page writes thousands of cells)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2 and value.numerator == 1:
+        return "½"
+    return str(value)
+
 
 GERMAN = Notation(white="w", black="s", bye="spielfrei", forfeit="kampflos")
 ENGLISH = Notation(white="w", black="b", bye="bye", forfeit="forfeit")

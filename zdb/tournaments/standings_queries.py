@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
-from zdb.players.models import Membership
+from zdb.players.models import Membership, Player
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["StoredGames", "stored_games"]
@@ -28,6 +28,7 @@ class StoredGames:
     players: tuple[str, ...]  # person numbers in start order
     games: tuple[tuple[int | None, int | None, str, str, str], ...]  # round, board, white, black, result
     clubs: dict[str, str]  # person number -> club name at the end date
+    names: dict[str, str]  # person number -> "Surname, Given name"
 
 
 def stored_games(session: Session, tournament_id: int) -> tuple[TournamentRecord, StoredGames]:
@@ -38,12 +39,14 @@ def stored_games(session: Session, tournament_id: int) -> tuple[TournamentRecord
     head = session.get(TournamentVersion, (tournament_id, version))
     assert head is not None, "the current version exists"
     p, g = Participation, GameRow
-    players = tuple(
-        str(pkz)
-        for pkz in session.execute(
-            select(p.player_pkz).where(p.tournament_id == tournament_id, p.version == version).order_by(p.position)
-        ).scalars()
-    )
+    participants = session.execute(
+        select(p.player_pkz, Player.surname, Player.given_name)
+        .join(Player, Player.pkz == p.player_pkz)
+        .where(p.tournament_id == tournament_id, p.version == version)
+        .order_by(p.position)
+    ).all()
+    players = tuple(str(row.player_pkz) for row in participants)
+    names = {str(row.player_pkz): f"{row.surname}, {row.given_name}" for row in participants}
     games = tuple(
         (r, b, str(w), str(bl), res)
         for r, b, w, bl, res in session.execute(
@@ -69,4 +72,4 @@ def stored_games(session: Session, tournament_id: int) -> tuple[TournamentRecord
         ).all()
         for pkz, name in rows:
             clubs.setdefault(str(pkz), name)
-    return record, StoredGames(version, head.kind, players, games, clubs)
+    return record, StoredGames(version, head.kind, players, games, clubs, names)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from zdb.standings import (
     IndividualTournament,
@@ -88,10 +88,38 @@ def _kept_standings(
     return kept
 
 
+#: views kept, by (tournament id, version, pairing system, notation): the cells of a large open
+#: take longer to write than the page may take to answer. The rows are taken fresh each time
+#: (a version's R0 appears once it is evaluated).
+_views: OrderedDict[tuple[int, int, PairingSystem | None, Notation], tuple[CrosstableView, IndividualStandings]] = (
+    OrderedDict()
+)
+
+
 def crosstable_view(
     table: Crosstable, pairing: PairingSystem | None, notation: Notation
 ) -> tuple[CrosstableView, IndividualStandings]:
     """``pairing`` None: as the pairings show (``zdb.standings.detect``)."""
+    key = (table.tournament.id, table.version, pairing, notation)
+    with _kept_lock:
+        kept = _views.get(key)
+        if kept is not None:
+            _views.move_to_end(key)
+    if kept is None:
+        kept = _crosstable_view(table, pairing, notation)
+        with _kept_lock:
+            _views[key] = kept
+            while len(_views) > KEPT_STANDINGS:
+                _views.popitem(last=False)
+    view, standings = kept
+    by_start = {str(row.start_no): row for row in table.rows}
+    lines = tuple(replace(line, row=by_start[line.standing.player]) for line in view.lines)
+    return replace(view, lines=lines), standings
+
+
+def _crosstable_view(
+    table: Crosstable, pairing: PairingSystem | None, notation: Notation
+) -> tuple[CrosstableView, IndividualStandings]:
     tournament, standings = _kept_standings(table, pairing)
     by_start = {str(row.start_no): row for row in table.rows}
     order = (*standings.order, *(t for t in TieBreak if t not in standings.order))

@@ -10,16 +10,14 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
 from zdb.api.dependencies import PersonNumber, RequestSession, TournamentId
-from zdb.api.stored_standings import stored_team_season
 from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, evaluation_report, tournament_detail
-from zdb.tournaments.standings_queries import stored_games
 from zdb.web.crosstable_view import crosstable_view
 from zdb.web.notation import page_notation
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
-from zdb.web.team_view import team_view
+from zdb.web.team_view import kept_team_view
 
 __all__ = ["router"]
 
@@ -36,14 +34,12 @@ def tournament_page(
     """``pairing``: the system that decides the tie-breaks; default: as the pairings show."""
     detail = tournament_detail(session, tournament_id)
     report = evaluation_report(session, tournament_id)
-    table = crosstable(session, tournament_id)
     notation = page_notation(request)
-    season = stored_team_season(stored_games(session, tournament_id)[1]) if detail.kind == "team_season" else None
-    if season is not None:
-        names = {str(row.pkz): f"{row.surname}, {row.given_name}" for row in table.rows}
-        context = {"detail": detail, "report": report, "team": team_view(season, names, notation), "view": None}
-        return render(request, "tournament.html", context)
-    view, _ = crosstable_view(table, pairing, notation)
+    if detail.kind == "team_season":
+        team = kept_team_view(session, tournament_id, detail.version, notation)
+        if team is not None:
+            return render(request, "tournament.html", {"detail": detail, "report": report, "team": team, "view": None})
+    view, _ = crosstable_view(crosstable(session, tournament_id), pairing, notation)
     return render(
         request,
         "tournament.html",
