@@ -4,7 +4,7 @@ Berliner Wertung), the team crosstable, every match and each player's boards.
 Why: a league season is stored as individual games (spec §3), but a club player reads it as a
 league; ``zdb.standings.stored_team`` finds the teams and matches again, this module lays them
 out in the page's notation (a team's free round "spielfrei", boards won or lost "+"/"−").
-A version's games never change (a correction is a new version), so its season is kept for the
+A version's games never change (a correction is a new version), so its view is kept for the
 next reader, as the individual standings are (``crosstable_view``).
 """
 
@@ -32,9 +32,9 @@ from zdb.tournaments.standings_queries import stored_games
 
 __all__ = ["MatchLine", "PlayerLine", "TeamLine", "TeamView", "kept_team_view", "team_view"]
 
-#: seasons kept, by (tournament id, version): None when the games are no team matches
+#: views kept, by (tournament id, version, notation): None when the games are no team matches
 KEPT_SEASONS = 64
-_kept: OrderedDict[tuple[int, int], tuple[TeamSeason, dict[str, str]] | None] = OrderedDict()
+_kept: OrderedDict[tuple[int, int, Notation], TeamView | None] = OrderedDict()
 _kept_lock = threading.Lock()
 
 _POINTS = {Fraction(1): "1", Fraction(1, 2): "½", Fraction(0): "0"}
@@ -149,7 +149,7 @@ def team_view(season: TeamSeason, names: Mapping[str, str], notation: Notation) 
 
 def kept_team_view(session: Session, tournament_id: int, version: int, notation: Notation) -> TeamView | None:
     """The view of a stored team season's ``version``; None when its games are no team matches."""
-    key = (tournament_id, version)
+    key = (tournament_id, version, notation)
     with _kept_lock:
         found = key in _kept
         kept = _kept.get(key)
@@ -158,9 +158,9 @@ def kept_team_view(session: Session, tournament_id: int, version: int, notation:
     if not found:
         _, stored = stored_games(session, tournament_id)
         season = stored_team_season(stored) if stored.version == version else None
-        kept = None if season is None else (season, stored.names)
+        kept = None if season is None else team_view(season, stored.names, notation)
         with _kept_lock:
             _kept[key] = kept
             while len(_kept) > KEPT_SEASONS:
                 _kept.popitem(last=False)
-    return None if kept is None else team_view(kept[0], kept[1], notation)
+    return kept
