@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from tests.standings.crosstables import SEED_MATRIX
 from tests.standings.documents_data import seed_round_robin_document, seed_season_document, swiss_document
 from zdb.cli import main
 
@@ -22,14 +23,21 @@ def _run(tmp_path: Path, document: Any, *options: str, name: str = "input.json")
 def test_seed_round_robin_table(tmp_path: Path) -> None:
     result = _run(tmp_path, seed_round_robin_document())
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
-    assert "round robin" in lines[0] and "then SB" in lines[0]
+    title, table, crosstable_title, crosstable = result.output.rstrip("\n").split("\n\n")
+    assert "round robin" in title and "then SB" in title
+    lines = ["", "", *table.splitlines()]
     rows = {line.split()[1]: line.split() for line in lines[4:]}
     header = lines[2].split()
     sb = header.index("SB")
     assert rows["C"][sb] == "9"  # seed 002 line 57
     assert rows["D"][sb] == "7.75"  # seed 002 line 59
     assert [line.split()[1] for line in lines[4:]] == list("ABCDEFG")  # seed 002 line 60: C before D
+    # the n×n table is the seed's matrix (lines 48-54; "r" a draw, "-" the diagonal)
+    assert crosstable_title == "Crosstable"
+    grid = {line.split()[1]: line.split()[2:9] for line in crosstable.splitlines()[2:]}
+    assert grid == {
+        player: ["×" if c == "-" else "½" if c == "r" else c for c in SEED_MATRIX[player]] for player in SEED_MATRIX
+    }
 
 
 def test_seed_round_robin_json(tmp_path: Path) -> None:

@@ -389,9 +389,25 @@ def test_command_broken_trf_is_one_line(tmp_path: Path) -> None:
     assert line.startswith(f"{path}: line 2, round 1: ")
 
 
-def test_command_team_trf_is_one_line() -> None:
-    line = _one_line_error(_run(str(TRF / "sharly-bbp-trf26-team-330-forfeit-4p.trf")))
-    assert "team tournament" in line
+def test_command_team_trf_is_a_league_table() -> None:
+    # The file: "330 +- 1 1 2" (team 1 Alpha wins its match against team 2 Bravo by forfeit),
+    # "3 w 1" / "4 b 0" (Charlie's player beats Delta's); "362 TW 2.0 TD 1.0 TL 0.0".
+    result = _run(str(TRF / "sharly-bbp-trf26-team-330-forfeit-4p.trf"))
+    assert result.exit_code == 0, result.output
+    table = result.output.split("\n\n")[1].splitlines()[2:]
+    figures = {line.split()[-8]: line.split()[-3:] for line in table}  # MP, BP, BW; a shared rank is blank
+    assert figures == {
+        "Alpha": ["2", "1", "1"],
+        "Charlie": ["2", "1", "1"],
+        "Bravo": ["0", "0", "0"],
+        "Delta": ["0", "0", "0"],
+    }
+    matches = result.output.split("Matches\n\n")[1].split("\n\n")[0].splitlines()[2:]
+    assert [line.split() for line in matches] == [
+        ["1", "Alpha", "Bravo", "1:0", "1:0", "2:0", "kampflos"],
+        ["1", "Charlie", "Delta", "1:0", "1:0", "2:0"],
+    ]
+    assert "1:+" in result.output and "1:−" in result.output  # the players' boards: won and lost kampflos
 
 
 def test_command_format_option_overrides_the_suffix() -> None:

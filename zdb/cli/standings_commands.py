@@ -1,11 +1,11 @@
 """``zdb standings FILE``: the standings a referee publishes beside the evaluation.
 
 FILE is a tournament in the vectors' JSON format (optionally with rounds, byes and a tie-break
-order, see ``zdb.standings.documents``), a team season (``{"season": ...}``), or an individual
-tournament as a FIDE TRF file or a Swiss-Chess SWT (``_trf_standings_input``, the one place where
-they plug in: ``zdb.formats.tournament_file`` reads the bytes, ``zdb.standings.from_trf``
-converts). A table by default, JSON with ``--json``; for TRF and SWT both name the players beside
-their start numbers.
+order, see ``zdb.standings.documents``), a team season (``{"season": ...}``), or a tournament as a
+FIDE TRF file or a Swiss-Chess SWT, individual or team (``_trf_standings_input``, the one place
+where they plug in: ``zdb.formats.tournament_file`` reads the bytes, ``zdb.standings.from_trf`` and
+``from_trf_team`` convert). Tables by default (``standings_tables``), JSON with ``--json``; for TRF
+and SWT both name the players beside their start numbers.
 """
 
 from __future__ import annotations
@@ -14,29 +14,24 @@ import io
 import json
 import sys
 from collections.abc import Mapping
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import click
 
 from zdb.cli.errors import fail, read_json, reported_input_errors
-from zdb.cli.tables import format_table
+from zdb.cli.standings_tables import individual_table, team_table
 from zdb.formats.tournament_file import is_swt, read_tournament_file
 from zdb.formats.trf import TrfDocument
 from zdb.rating import InvalidInputError
 from zdb.standings import (
     IndividualRequest,
-    IndividualStandings,
-    PairingSystem,
     TeamSeason,
-    TeamStandings,
-    TieBreak,
     dump_individual,
     dump_team,
     individual_standings,
     load_document,
-    standings_input_from_trf,
+    standings_document_from_trf,
     team_standings,
 )
 
@@ -80,106 +75,29 @@ def _looks_like_trf(data: bytes) -> bool:
     return any(line.startswith(_TRF_OPENINGS) and line[3:4] in ("", " ") for line in lines)
 
 
-def _trf_standings_input(data: bytes) -> tuple[IndividualRequest, Mapping[str, str]]:
+def _trf_standings_input(data: bytes) -> tuple[IndividualRequest | TeamSeason, Mapping[str, str]]:
     """The one place where TRF input plugs in: the standings' input and each player's name by id.
 
-    ``parse_trf`` decodes the bytes and never raises; ``standings_input_from_trf`` raises the
-    readers' ``InvalidInputError`` for a document with errors or one the standings do not read
-    (team tournaments, other scoring), which the command reports in one line.
+    ``read_tournament_file`` decodes the bytes and never raises; ``standings_document_from_trf`` gives a team
+    season for a team tournament (``013``/``310`` teams) and raises the readers'
+    ``InvalidInputError`` for a document with errors or one the standings do not read (other
+    scoring), which the command reports in one line.
     """
     document = read_tournament_file(data)  # TRF, or a Swiss-Chess SWT told by its content
     _refuse_swt(document)
-    request = standings_input_from_trf(document)
+    request = standings_document_from_trf(document)
     return request, {str(player.start_no): player.name for player in document.players}
 
 
 def _refuse_swt(document: TrfDocument) -> None:
-    """An SWT has no lines: its first error is named by record and field ("player 7, Geburtsdatum"),
-    a team tournament by the file."""
-    if document.file_format != "SWT":
+    """An SWT has no lines: its first error is named by record and field ("player 7, Geburtsdatum")."""
+    if document.file_format != "SWT" or not document.errors:
         return
-    if document.errors:
-        first, more = document.errors[0], len(document.errors) - 1
-        place = ", ".join(part for part in (first.place, first.field) if part)
-        raise InvalidInputError(
-            place, first.message + (f" (and {more} more error{'s' if more > 1 else ''})" if more else "")
-        )
-    if document.teams:
-        raise InvalidInputError(
-            "file", "a Swiss-Chess team tournament; the standings read individual tournaments from TRF or SWT"
-        )
-
-
-def _number(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
-
-
-_PAIRING_NAMES = {PairingSystem.ROUND_ROBIN: "round robin", PairingSystem.SWISS: "Swiss"}
-
-
-def individual_table(standings: IndividualStandings, names: Mapping[str, str] | None = None) -> str:
-    """The crosstable's standings; with ``names`` (TRF: start number -> name) a Name column follows."""
-    tie_breaks = list(TieBreak)
-    named = ["Name"] if names else []
-    header = ["Rank", "Player", *named, "Points", "Games", *(tie_break.value for tie_break in tie_breaks)]
-    rows = []
-    previous = None
-    for row in standings.rows:
-        rank = "" if row.rank == previous else str(row.rank)  # a shared rank is printed once
-        previous = row.rank
-        values = [_number(row.value(tie_break)) for tie_break in tie_breaks]
-        name = [names.get(row.player, "")] if names else []
-        rows.append([rank, row.player, *name, _number(row.points), str(row.games), *values])
-    right = [True, False, *(False for _ in named), True, True, *(True for _ in tie_breaks)]
-    title = (
-        f"Standings: {_PAIRING_NAMES[standings.pairing_system]}, {len(standings.rows)} players, "
-        f"{standings.rounds} rounds; ranked by points, then {', '.join(t.value for t in standings.order) or 'nothing'}"
+    first, more = document.errors[0], len(document.errors) - 1
+    place = ", ".join(part for part in (first.place, first.field) if part)
+    raise InvalidInputError(
+        place, first.message + (f" (and {more} more error{'s' if more > 1 else ''})" if more else "")
     )
-    return title + "\n\n" + format_table(header, rows, right)
-
-
-def team_table(standings: TeamStandings) -> str:
-    header = ["Rank", "Team", "Matches", "W", "D", "L", "MP", "BP"]
-    rows = []
-    previous = None
-    for row in standings.rows:
-        rank = "" if row.rank == previous else str(row.rank)
-        previous = row.rank
-        rows.append(
-            [
-                rank,
-                row.team,
-                str(row.matches),
-                str(row.wins),
-                str(row.draws),
-                str(row.losses),
-                str(row.match_points),
-                _number(row.board_points),
-            ]
-        )
-    table = format_table(header, rows, [True, False, True, True, True, True, True, True])
-    match_rows = [
-        [
-            str(report.match.round),
-            report.match.home,
-            report.match.away,
-            ":".join(_number(value) for value in report.board_points),
-            ":".join(_number(value) for value in report.berliner_wertung),
-            ":".join(str(value) for value in report.match_points),
-        ]
-        for report in standings.matches
-    ]
-    matches = format_table(
-        ["Round", "Home", "Away", "Boards", "Berliner Wertung", "MP"],
-        match_rows,
-        [True, False, False, True, True, True],
-    )
-    title = (
-        f"Season: {len(standings.rows)} teams, {len(standings.matches)} "
-        f"{'match' if len(standings.matches) == 1 else 'matches'}; "
-        "ranked by match points, then board points"
-    )
-    return f"{title}\n\n{table}\n\nMatches\n\n{matches}"
 
 
 @click.command("standings")
@@ -197,10 +115,12 @@ def standings_command(file: str, as_json: bool, input_format: str) -> None:
     """Standings of the tournament or team season in FILE ('-' = stdin).
 
     A tournament in the vectors' JSON format (games without rounds are read as a round robin;
-    give games[k].round, byes and "pairing" for a Swiss tournament), {"season": ...} for a team
-    season, or an individual tournament as FIDE TRF or Swiss-Chess SWT (7.xx, 8.xx). Points, rank
-    and the tie-breaks SB, BH, BH-C1, BH-C2, BH-M1 (median) and RBH (refined Buchholz); for a season
-    match points, board points and each match's Berliner Wertung.
+    give games[k].round, byes and "pairing" for a Swiss tournament; without "pairing" the pairings
+    decide), {"season": ...} for a team season, or a tournament as FIDE TRF or Swiss-Chess SWT (team files too).
+    Points, rank and the tie-breaks SB, BH, BH-C1, BH-C2, BH-M1 (median) and RBH (refined
+    Buchholz), with the n×n crosstable of a round robin or every round's cells; for a season
+    match points, board points, the Berliner Wertung, the team crosstable and each player's
+    boards.
     """
     if input_format not in _FORMATS:
         fail("--format", f"expected one of {', '.join(_FORMATS)}, got {input_format!r}")
@@ -219,15 +139,17 @@ def standings_command(file: str, as_json: bool, input_format: str) -> None:
             loaded = load_document(read_json(io.StringIO(_utf8(data, source)), source))
         if isinstance(loaded, IndividualRequest):
             standings = individual_standings(loaded.tournament, loaded.order)
-            document = dump_individual(standings)
+            document = dump_individual(standings, loaded.tournament)
             if names:
                 for row in document["rows"]:
                     row["name"] = names.get(row["player"], "")
-            table = individual_table(standings, names)
+            table = individual_table(standings, names, loaded.tournament)
         else:
             season = team_standings(loaded)
             document = dump_team(season)
-            table = team_table(season)
+            for player in document["players"] if names else ():
+                player["name"] = names.get(player["player"], "")
+            table = team_table(season, names)
     if as_json:
         click.echo(json.dumps(document, ensure_ascii=False, indent=2))
     else:

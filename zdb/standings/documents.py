@@ -8,11 +8,16 @@ it, with optional keys for what the format does not carry:
   tournament is read as a round robin (``engine_adapter``);
 - ``byes``: ``[{"pid", "round", "kind": "pab" | "full" | "half" | "zero"}]``;
 - ``rounds``: the number of rounds, when the last rounds had only byes;
-- ``pairing``: ``"swiss"`` (the default with rounds) or ``"round-robin"``;
+- ``pairing``: ``"swiss"`` or ``"round-robin"``; without it the pairings decide (``detect``:
+  every pair met once, or twice, is a round robin);
 - ``tie_breaks``: the order of tie-breaks, e.g. ``["BH", "SB"]``.
 
 Input, a team season: ``{"season": {"teams": [...], "matches": [{"round", "home", "away",
-"boards": ["1/2-1/2", "1-0", ...]}], "match_points": {"win", "draw", "loss"}}}``.
+"boards": ["1/2-1/2", "1-0", ...], "lineup": [["home player", "away player"], ...]}],
+"match_points": {"win", "draw", "loss"}}}``; ``lineup`` is optional (``null`` for an empty board).
+
+Output: the standings with, given the tournament, every player's round cells and, for a round
+robin, the n×n crosstable; a season's table with its team crosstable and each player's boards.
 
 Every problem raises ``InvalidInputError`` whose place is the JSON path of the offending value.
 """
@@ -26,10 +31,14 @@ from typing import Any
 
 from zdb.formats.rating_json import load_tournament
 from zdb.rating import InvalidInputError, ResultCode, Tournament
+from zdb.standings.cells import GERMAN, RoundCell, round_cells
+from zdb.standings.detect import detected_pairing_system
 from zdb.standings.engine_adapter import from_engine_tournament
+from zdb.standings.grid import round_robin_grid
 from zdb.standings.individual import IndividualStandings, TieBreak
 from zdb.standings.model import Bye, ByeKind, IndividualTournament, Pairing, PairingSystem, Round
 from zdb.standings.team import MatchPoints, TeamMatch, TeamSeason, TeamStandings
+from zdb.standings.team_tables import board_scores, team_grid
 
 __all__ = ["IndividualRequest", "dump_individual", "dump_team", "load_document", "load_individual", "load_season"]
 
@@ -113,11 +122,11 @@ def load_individual(value: Any, place: str = "tournament") -> IndividualRequest:
             problem = "a Swiss tournament needs the round of every game (games[k].round)"
             raise InvalidInputError(f"{place}.pairing", problem)
         return IndividualRequest(from_engine_tournament(tournament), order)
-    return IndividualRequest(_with_rounds(obj, place, tournament, pairing or PairingSystem.SWISS), order)
+    return IndividualRequest(_with_rounds(obj, place, tournament, pairing), order)
 
 
 def _with_rounds(
-    obj: Mapping[str, Any], place: str, tournament: Tournament, pairing: PairingSystem
+    obj: Mapping[str, Any], place: str, tournament: Tournament, pairing: PairingSystem | None
 ) -> IndividualTournament:
     players = {participant.pid for participant in tournament.players}
     taken: dict[tuple[int, str], str] = {}  # (round, pid) -> where he already appears
@@ -157,7 +166,10 @@ def _with_rounds(
     rounds = tuple(
         Round(tuple(pairings.get(number, ())), tuple(byes.get(number, ()))) for number in range(1, total + 1)
     )
-    return IndividualTournament(tuple(p.pid for p in tournament.players), rounds, pairing)
+    order = tuple(p.pid for p in tournament.players)
+    if pairing is None:
+        pairing = detected_pairing_system(order, (p for ps in pairings.values() for p in ps))
+    return IndividualTournament(order, rounds, pairing)
 
 
 def load_season(value: Any, place: str = "season") -> TeamSeason:
@@ -180,6 +192,7 @@ def load_season(value: Any, place: str = "season") -> TeamSeason:
                 home=_text(item["home"], f"{item_place}.home"),
                 away=_text(item["away"], f"{item_place}.away"),
                 boards=tuple(_result(board, f"{item_place}.boards[{b}]") for b, board in enumerate(boards)),
+                lineup=_lineup(item.get("lineup", []), f"{item_place}.lineup"),
             )
         )
     system = MatchPoints()
@@ -198,12 +211,38 @@ def load_season(value: Any, place: str = "season") -> TeamSeason:
         raise InvalidInputError(f"{place}.{error.place}", error.problem) from None
 
 
+def _lineup(value: Any, place: str) -> tuple[tuple[str | None, str | None], ...]:
+    lineup = []
+    for b, raw in enumerate(_list(value, place)):
+        pair = _list(raw, f"{place}[{b}]")
+        if len(pair) != 2:  # home and away
+            raise InvalidInputError(f"{place}[{b}]", f"expected [home player, away player], got {_short(raw)}")
+        home, away = (None if v is None else _text(v, f"{place}[{b}][{k}]") for k, v in enumerate(pair))
+        lineup.append((home, away))
+    return tuple(lineup)
+
+
 def _number(value: Fraction) -> float:
     return float(value)
 
 
-def dump_individual(standings: IndividualStandings) -> dict[str, Any]:
+def _cell(cell: RoundCell) -> dict[str, Any]:
+    colour = None if cell.white is None else "white" if cell.white else "black"
     return {
+        "round": cell.round,
+        "kind": cell.kind.value,
+        "opponent": cell.opponent,
+        "colour": colour,
+        "points": _number(cell.points),
+        "text": GERMAN.text(cell),
+    }
+
+
+def dump_individual(standings: IndividualStandings, tournament: IndividualTournament | None = None) -> dict[str, Any]:
+    """The standings; with their ``tournament`` also every row's round cells ("spielfrei" for a
+    bye, "+"/"−" for forfeits: ``cells.GERMAN``) and, for a round robin, the n×n crosstable."""
+    cells = round_cells(tournament) if tournament is not None else {}
+    document: dict[str, Any] = {
         "type": "individual",
         "pairing_system": standings.pairing_system.value,
         "rounds": standings.rounds,
@@ -215,15 +254,28 @@ def dump_individual(standings: IndividualStandings) -> dict[str, Any]:
                 "points": _number(row.points),
                 "games": row.games,
                 **{tie_break.value: _number(row.value(tie_break)) for tie_break in TieBreak},
+                **({"cells": [_cell(cell) for cell in cells[row.player]]} if tournament is not None else {}),
             }
             for row in standings.rows
         ],
     }
+    if tournament is not None and standings.pairing_system is PairingSystem.ROUND_ROBIN:
+        grid = round_robin_grid(tournament, standings)
+        document["crosstable"] = {
+            "cycles": grid.cycles,
+            "players": list(grid.players),
+            "cells": [[[GERMAN.score(cell) for cell in cell_list] for cell_list in line] for line in grid.cells],
+        }
+    return document
 
 
 def dump_team(standings: TeamStandings) -> dict[str, Any]:
+    """The table (with each team's Berliner Wertung and its rounds "spielfrei"), every match,
+    the team crosstable (board points of the row team first) and each player's boards."""
+    grid = team_grid(standings)
     return {
         "type": "team-season",
+        "rounds": standings.rounds,
         "rows": [
             {
                 "rank": row.rank,
@@ -234,8 +286,39 @@ def dump_team(standings: TeamStandings) -> dict[str, Any]:
                 "losses": row.losses,
                 "match_points": row.match_points,
                 "board_points": _number(row.board_points),
+                "berliner_wertung": _number(row.berliner_wertung),
+                "byes": list(standings.byes(row.team)),
             }
             for row in standings.rows
+        ],
+        "crosstable": {
+            "cycles": grid.cycles,
+            "teams": list(grid.teams),
+            "cells": [
+                [[[_number(cell.own), _number(cell.other)] for cell in cell_list] for cell_list in line]
+                for line in grid.cells
+            ],
+        },
+        "players": [
+            {
+                "team": score.team,
+                "player": score.player,
+                "board": score.main_board,
+                "boards": list(score.boards),
+                "games": score.games,
+                "points": _number(score.points),
+                "cells": [
+                    {
+                        "round": cell.round,
+                        "board": cell.board,
+                        "kind": cell.kind.value,
+                        "opponent": cell.opponent,
+                        "points": _number(cell.points),
+                    }
+                    for cell in score.cells
+                ],
+            }
+            for score in board_scores(standings)
         ],
         "matches": [
             {
@@ -246,6 +329,8 @@ def dump_team(standings: TeamStandings) -> dict[str, Any]:
                 "board_points": [_number(value) for value in report.board_points],
                 "berliner_wertung": [_number(value) for value in report.berliner_wertung],
                 "match_points": list(report.match_points),
+                **({"lineup": [list(pair) for pair in report.match.lineup]} if report.match.lineup else {}),
+                **({"forfeited": report.match.forfeited.value} if report.match.forfeited else {}),
             }
             for report in standings.matches
         ],

@@ -19,7 +19,7 @@ TRF cell               reader                 standings          why
 ``F``                  ``FULL_POINT``         ``FULL_POINT``     art. 16.2.1: a full-point bye
 ``U``                  ``PAIRING_ALLOCATED``  ``PAIRING_ALLOC.`` art. 16.2.1: the pairing-allocated bye
 ``0000 - +``           ``PAIRING_PLUS``       ``PAIRING_ALLOC.`` art. 16.2.1: older tools' pairing bye (only
-                                                                 team files use it otherwise; they are refused)
+                                                                 team files use it otherwise: ``from_trf_team``)
 ``Z``, ``-`` + blank   ``ZERO_POINT``         ``ZERO_POINT``     art. 16.1.1: a requested zero-point bye
 ``0000 - -``, ``  -``  ``NOT_PAIRED``         ``ZERO_POINT``     art. 16.1.1: not paired, withdrawn; no
                                                                  scheduled opponent, so not a forfeit loss
@@ -35,7 +35,10 @@ of a game shorter than one move) are forfeits, art. 16.2.2 and 16.2.4.
 Pairing system: round robin (pre-determined pairings, art. 15.2) when the TRF26 ``192`` code is one
 of FIDE's round-robin, Scheveningen or Schiller codes, or, without a ``192`` line, when the free text
 of ``092`` says round robin (also "all-play-all", "Rundenturnier", Scheveningen, Schiller); Swiss
-(art. 15.3, 16) otherwise, as most submitted files are. JaVaFo's ``XX`` records name no system.
+(art. 15.3, 16) when they name a Swiss system ("Swiss", "Schweizer", FIDE's Dutch, Dubov and Burstein
+codes). When neither names one (no ``092``, or "Team League"), the pairings decide
+(``detect``): every pair met once, or twice, is a round robin; anything else Swiss, as most
+submitted files are. JaVaFo's ``XX`` records name no system.
 
 Rounds: trailing rounds without a single game result are the round being paired (the JaVaFo and
 bbpPairings convention: such a column lists only the announced byes and absences) and are left out,
@@ -44,7 +47,8 @@ so the standings are those after the last round played; byes announced for it do
 Refused: a document with errors (all of them in one ``TrfInputError``, the first one named; the
 reader's "not finished" errors excepted, since standings after the last round played are what an
 unfinished file is read for, and a half-played round is refused below all the same), a team
-tournament (``013``/``310`` teams, ``320``/``330`` records or a team ``192`` code), scoring other
+tournament (``013``/``310`` teams, ``320``/``330`` records or a team ``192`` code: its standings are a
+team season, ``from_trf_team.standings_document_from_trf`` reads either kind), scoring other
 than 1, 1/2, 0 in ``162`` or JaVaFo's ``XXS``, abnormal points (``299``), and a game without a result in a round that
 is kept.
 """
@@ -59,10 +63,11 @@ from zdb.formats.trf import TrfDocument, TrfProblem, iter_byes, iter_games
 from zdb.formats.trf.checks import scoring
 from zdb.formats.trf.finished import is_unfinished
 from zdb.rating import InvalidInputError
+from zdb.standings.detect import detected_pairing_system
 from zdb.standings.documents import IndividualRequest
 from zdb.standings.model import Bye, ByeKind, IndividualTournament, Pairing, PairingSystem, Round
 
-__all__ = ["BYE_KINDS", "TrfInputError", "standings_input_from_trf"]
+__all__ = ["BYE_KINDS", "TrfInputError", "refuse_other_scoring", "standings_input_from_trf"]
 
 #: The bye mapping of the module docstring (FIDE C.07 art. 16.1, 16.2).
 BYE_KINDS: dict[TrfByeKind, ByeKind] = {
@@ -90,6 +95,8 @@ _STANDARD_XXS = {
 #: ``FIDE_SCHEVENINGEN_Gn``, ``FIDE_SCHILLER_TxP``, ``CUSTOM_...``) and of ``092`` free texts that
 #: name pre-determined pairings; compared after dropping case, blanks and punctuation.
 _PREDETERMINED = ("roundrobin", "scheveningen", "schiller", "allplayall", "rundenturnier")
+#: ... and the words that name a Swiss system (FIDE C.04: Dutch, Dubov, Burstein).
+_SWISS = ("swiss", "schweizer", "dutch", "dubov", "burstein")
 
 _MAX_LINES_NAMED = 10
 
@@ -122,7 +129,7 @@ def standings_input_from_trf(doc: TrfDocument) -> IndividualRequest:
     if errors:
         raise TrfInputError(errors)
     _refuse_team_event(doc)
-    _refuse_other_scoring(doc)
+    refuse_other_scoring(doc)
     games = tuple(iter_games(doc))
     played = max((game.round for game in games), default=0)
     pairings: dict[int, list[Pairing]] = defaultdict(list)
@@ -135,12 +142,14 @@ def standings_input_from_trf(doc: TrfDocument) -> IndividualRequest:
     for bye in iter_byes(doc):
         if bye.round <= played:
             byes[bye.round].append(Bye(str(bye.start_no), BYE_KINDS[bye.kind]))
+    players = tuple(str(player.start_no) for player in sorted(doc.players, key=lambda p: p.start_no))
+    named = _pairing_system(doc)
     tournament = IndividualTournament(
-        players=tuple(str(player.start_no) for player in sorted(doc.players, key=lambda p: p.start_no)),
+        players=players,
         rounds=tuple(
             Round(tuple(pairings.get(number, ())), tuple(byes.get(number, ()))) for number in range(1, played + 1)
         ),
-        pairing_system=_pairing_system(doc),
+        pairing_system=named or detected_pairing_system(players, (p for ps in pairings.values() for p in ps)),
     )
     return IndividualRequest(tournament)
 
@@ -158,7 +167,7 @@ def _place(problem: TrfProblem) -> str:
 
 
 def _refuse_team_event(doc: TrfDocument) -> None:
-    advice = 'the standings read individual tournaments from TRF; give a team season as JSON ({"season": ...})'
+    advice = "its standings are a team season (zdb.standings.standings_document_from_trf reads either kind)"
     if doc.teams:
         team = doc.teams[0]
         raise InvalidInputError(
@@ -175,7 +184,7 @@ def _refuse_team_event(doc: TrfDocument) -> None:
         raise InvalidInputError("192", f"{type_code!r} is a team tournament; {advice}")
 
 
-def _refuse_other_scoring(doc: TrfDocument) -> None:
+def refuse_other_scoring(doc: TrfDocument) -> None:
     """The standings count 1, 1/2 and 0 (C.07 art. 16.2.1: byes with the points awarded)."""
     text = _first(doc.header.get("162", ()))
     if text is not None:
@@ -215,12 +224,17 @@ def _refuse_games_without_result(doc: TrfDocument, played: int, in_game: set[tup
                 )
 
 
-def _pairing_system(doc: TrfDocument) -> PairingSystem:
+def _pairing_system(doc: TrfDocument) -> PairingSystem | None:
+    """The system the file names, or None when it names none."""
     code = _first(doc.header.get("192", ()))
     text = code if code is not None else doc.tournament_type
-    if text is not None and any(word in _letters(text) for word in _PREDETERMINED):
+    if text is None:
+        return None
+    if any(word in _letters(text) for word in _PREDETERMINED):
         return PairingSystem.ROUND_ROBIN  # C.07 art. 15.2: pre-determined pairings
-    return PairingSystem.SWISS  # C.07 art. 15.3, 16
+    if any(word in _letters(text) for word in _SWISS):
+        return PairingSystem.SWISS  # C.07 art. 15.3, 16
+    return None
 
 
 def _number(text: str) -> float | None:

@@ -1,13 +1,16 @@
 """The standings' input from a stored tournament: its current version's players in start
 order and its games grouped by the round they were submitted with. Games without a round
 number are placed in the first round where both players are free (as for the engine's JSON
-format, ``engine_adapter``). Pure: it takes the rows, the caller reads them."""
+format, ``engine_adapter``). The pairing system, unless the caller names it, is read from the
+pairings (``detect``: a stored tournament does not say). Pure: it takes the rows, the caller
+reads them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from zdb.rating import ResultCode
+from zdb.standings.detect import detected_pairing_system
 from zdb.standings.model import IndividualTournament, Pairing, PairingSystem, Round
 
 __all__ = ["standings_input_from_rows"]
@@ -16,7 +19,7 @@ __all__ = ["standings_input_from_rows"]
 def standings_input_from_rows(
     players: Sequence[str],
     games: Sequence[tuple[int | None, str, str, str]],
-    pairing_system: PairingSystem = PairingSystem.SWISS,
+    pairing_system: PairingSystem | None = None,
 ) -> IndividualTournament:
     """``games``: (round or None, white, black, result code) in stored order."""
     numbered: dict[int, list[Pairing]] = {}
@@ -36,6 +39,8 @@ def standings_input_from_rows(
                 break
         else:
             rounds.append([pairing])
+    if pairing_system is None:
+        pairing_system = detected_pairing_system(players, (p for ps in rounds for p in ps))
     return IndividualTournament(
         players=tuple(players),
         rounds=tuple(Round(pairings=tuple(p)) for p in rounds),

@@ -1,9 +1,10 @@
 """Team seasons: match points, board points, and the Berliner Wertung of every match.
 
 A league season is a list of team matches, each a list of board results (home team's result
-first). The season's table ranks by match points, then board points; the Berliner Wertung
-(seed 002) is reported for every match, the figure a drawn match is decided by where the
-league's rules ask for it.
+first) and, where known, who sat at each board (``lineup``). The season's table ranks by match
+points, then board points; the Berliner Wertung (seed 002) is reported for every match, the
+figure a drawn match is decided by where the league's rules ask for it, and summed over the
+season in every team's row.
 
 Berliner Wertung (seed 002): with n boards, a win on board 1 is worth n points, on board 2
 n - 1, down to 1 point on the last board; a draw gives each team half the board's points.
@@ -17,12 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from zdb.rating import InvalidInputError, ResultCode
+from zdb.rating import InvalidInputError, PlayerId, ResultCode
 from zdb.standings.model import points
 
 __all__ = [
     "MatchPoints",
     "MatchReport",
+    "TeamBye",
     "TeamMatch",
     "TeamRow",
     "TeamSeason",
@@ -48,6 +50,22 @@ class TeamMatch:
     home: str
     away: str
     boards: tuple[ResultCode, ...]  # board 1 first; "1-0" means the home team's player won
+    #: (home player, away player) for every board, board 1 first; None: nobody sat there (the
+    #: board was lost or won by forfeit, "kampflos"). Empty when the players are not known.
+    lineup: tuple[tuple[PlayerId | None, PlayerId | None], ...] = ()
+    #: a match forfeited as a whole ("+-", "-+", "--": TRF26 ``330``); "--" is a loss for both
+    forfeited: ResultCode | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamBye:
+    """A round without a match ("spielfrei") that awards points, as the tournament's rules say
+    (TRF26 ``320``: a team's pairing-allocated bye with its match and game points)."""
+
+    round: int
+    team: str
+    match_points: int
+    board_points: Fraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +73,7 @@ class TeamSeason:
     teams: tuple[str, ...]
     matches: tuple[TeamMatch, ...]
     match_points: MatchPoints = MatchPoints()
+    byes: tuple[TeamBye, ...] = ()
 
     def __post_init__(self) -> None:
         if len(set(self.teams)) != len(self.teams):
@@ -66,8 +85,16 @@ class TeamSeason:
                     raise InvalidInputError(f"matches[{k}].{side}", f"unknown team {getattr(match, side)!r}")
             if match.home == match.away:
                 raise InvalidInputError(f"matches[{k}]", f"team {match.home!r} plays itself")
-            if not match.boards:
+            if not match.boards and match.forfeited is None:
                 raise InvalidInputError(f"matches[{k}].boards", "a match needs at least one board")
+            if match.forfeited not in (None, *_FORFEITED):
+                raise InvalidInputError(f"matches[{k}].forfeited", f"{match.forfeited} is no forfeit of a match")
+            if match.lineup and len(match.lineup) != len(match.boards):
+                problem = f"{len(match.lineup)} lineup entries for {len(match.boards)} boards"
+                raise InvalidInputError(f"matches[{k}].lineup", problem)
+
+
+_FORFEITED = (ResultCode.WHITE_WINS_FORFEIT, ResultCode.BLACK_WINS_FORFEIT, ResultCode.DOUBLE_FORFEIT)
 
 
 def board_points(boards: Sequence[ResultCode]) -> tuple[Fraction, Fraction]:
@@ -106,21 +133,38 @@ class TeamRow:
     losses: int
     match_points: int
     board_points: Fraction
+    berliner_wertung: Fraction = Fraction(0)  # seed 002: the sum over the team's matches
 
 
 @dataclass(frozen=True, slots=True)
 class TeamStandings:
     rows: tuple[TeamRow, ...]  # in rank order
     matches: tuple[MatchReport, ...]  # in round order, then as given
+    rounds: int = 0  # the season's last round
+
+    def row(self, team: str) -> TeamRow:
+        for row in self.rows:
+            if row.team == team:
+                return row
+        raise KeyError(team)
+
+    def byes(self, team: str) -> tuple[int, ...]:
+        """The rounds without a match for ``team`` ("spielfrei": the free round of an odd league)."""
+        playing = {report.match.round for report in self.matches if team in (report.match.home, report.match.away)}
+        return tuple(number for number in range(1, self.rounds + 1) if number not in playing)
 
 
-def _match_points(scores: tuple[Fraction, Fraction], system: MatchPoints) -> tuple[int, int]:
+def _outcomes(scores: tuple[Fraction, Fraction], forfeited: ResultCode | None) -> tuple[int, int]:
+    """1 won, 0 drawn, -1 lost for home and away: by board points, or by a forfeit of the whole
+    match (TRF26 ``330``), where "--" is a loss for both."""
+    if forfeited is not None:
+        return (1 if forfeited.white_points else -1), (1 if forfeited.black_points else -1)
     home, away = scores
-    if home > away:
-        return system.win, system.loss
-    if home < away:
-        return system.loss, system.win
-    return system.draw, system.draw
+    return (home > away) - (home < away), (away > home) - (away < home)
+
+
+def _match_points(outcome: int, system: MatchPoints) -> int:
+    return system.win if outcome > 0 else system.draw if outcome == 0 else system.loss
 
 
 @dataclass(slots=True)
@@ -131,22 +175,25 @@ class _Tally:
     losses: int = 0
     match_points: int = 0
     board_points: Fraction = Fraction(0)
+    berliner_wertung: Fraction = Fraction(0)
 
     @property
     def key(self) -> tuple[int, Fraction]:
         """The table's order: match points, then board points."""
         return self.match_points, self.board_points
 
-    def add(self, own: Fraction, other: Fraction, match_points: int) -> None:
+    def add(self, outcome: int, own: Fraction, match_points: int, wertung: Fraction) -> None:
+        """``outcome``: 1 won, 0 drawn, -1 lost."""
         self.matches += 1
-        if own > other:
+        if outcome > 0:
             self.wins += 1
-        elif own == other:
+        elif outcome == 0:
             self.draws += 1
         else:
             self.losses += 1
         self.match_points += match_points
         self.board_points += own
+        self.berliner_wertung += wertung
 
 
 def team_standings(season: TeamSeason) -> TeamStandings:
@@ -155,10 +202,15 @@ def team_standings(season: TeamSeason) -> TeamStandings:
     tallies = {team: _Tally() for team in season.teams}
     for match in sorted(season.matches, key=lambda m: m.round):
         home, away = board_points(match.boards)
-        awarded = _match_points((home, away), season.match_points)
-        reports.append(MatchReport(match, (home, away), berliner_wertung(match.boards), awarded))
-        tallies[match.home].add(home, away, awarded[0])
-        tallies[match.away].add(away, home, awarded[1])
+        outcomes = _outcomes((home, away), match.forfeited)
+        awarded = (_match_points(outcomes[0], season.match_points), _match_points(outcomes[1], season.match_points))
+        wertung = berliner_wertung(match.boards)
+        reports.append(MatchReport(match, (home, away), wertung, awarded))
+        tallies[match.home].add(outcomes[0], home, awarded[0], wertung[0])
+        tallies[match.away].add(outcomes[1], away, awarded[1], wertung[1])
+    for bye in season.byes:
+        tallies[bye.team].match_points += bye.match_points
+        tallies[bye.team].board_points += bye.board_points
     ordered = sorted(season.teams, key=lambda team: tallies[team].key, reverse=True)
     rows: list[TeamRow] = []
     for position, team in enumerate(ordered, start=1):
@@ -167,7 +219,16 @@ def team_standings(season: TeamSeason) -> TeamStandings:
         rank = rows[-1].rank if tied else position
         rows.append(
             TeamRow(
-                rank, team, tally.matches, tally.wins, tally.draws, tally.losses, tally.match_points, tally.board_points
+                rank,
+                team,
+                tally.matches,
+                tally.wins,
+                tally.draws,
+                tally.losses,
+                tally.match_points,
+                tally.board_points,
+                tally.berliner_wertung,
             )
         )
-    return TeamStandings(tuple(rows), tuple(reports))
+    rounds = max((*(match.round for match in season.matches), *(bye.round for bye in season.byes)), default=0)
+    return TeamStandings(tuple(rows), tuple(reports), rounds)

@@ -9,19 +9,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, RootModel
-from sqlalchemy import select
 
 from zdb.api.conditional import conditional_json
 from zdb.api.dependencies import RequestSession, TournamentId, get_principal
 from zdb.api.openapi import problems
-from zdb.errors import NotFoundError
+from zdb.api.stored_standings import stored_standings_document
 from zdb.ratings.queries import results_stamp
 from zdb.simulator import DEFAULT_SYSTEMS, SimulationRequest, System, dump_simulation, simulate
-from zdb.standings import individual_standings
-from zdb.standings.documents import dump_individual
 from zdb.standings.model import PairingSystem
-from zdb.standings.stored import standings_input_from_rows
-from zdb.tournaments.models import GameRow, Participation, TournamentRecord
+from zdb.tournaments.standings_queries import stored_games
 
 __all__ = ["router"]
 
@@ -58,7 +54,12 @@ def _example(example: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
 
 @router.get(
     "/tournaments/{tournament_id}/standings",
-    summary="Standings with the tie-breaks of the FIDE Tie-Break Regulations",
+    summary="Standings with the tie-breaks of the FIDE Tie-Break Regulations; a team season's league table",
+    description=(
+        "An individual tournament: points, rank and tie-breaks, every round's cells and, for a round robin "
+        "(read from the pairings unless `pairing` is given), the n×n crosstable. A team season: match points, "
+        "board points, Berliner Wertung, the team crosstable and each player's boards."
+    ),
     responses={**_example(_STANDINGS_EXAMPLE), **problems(404)},
 )
 def standings(
@@ -66,25 +67,12 @@ def standings(
     request: Request,
     session: RequestSession,
     tournament_id: TournamentId,
-    pairing: Annotated[PairingSystem, Query(description="decides the default tie-breaks")] = PairingSystem.SWISS,
+    pairing: Annotated[
+        PairingSystem | None, Query(description="decides the default tie-breaks; default: read from the pairings")
+    ] = None,
 ) -> Response:
-    record = session.get(TournamentRecord, tournament_id)
-    if record is None:
-        raise NotFoundError(f"tournament {tournament_id} does not exist")
-    version = record.current_version
-    p, g = Participation, GameRow
-    players = session.execute(
-        select(p.player_pkz).where(p.tournament_id == tournament_id, p.version == version).order_by(p.position)
-    ).scalars()
-    games = session.execute(
-        select(g.round, g.white_pkz, g.black_pkz, g.result)
-        .where(g.tournament_id == tournament_id, g.version == version)
-        .order_by(g.seq)
-    ).all()
-    tournament = standings_input_from_rows(
-        [str(pkz) for pkz in players], [(r, str(w), str(b), res) for r, w, b, res in games], pairing
-    )
-    document = {"tournament": tournament_id, "version": version, **dump_individual(individual_standings(tournament))}
+    record, stored = stored_games(session, tournament_id)
+    document = {"tournament": tournament_id, "version": stored.version, **stored_standings_document(stored, pairing)}
     return conditional_json(request, _Document(document), record.withdrawn_at, results_stamp(session))
 
 

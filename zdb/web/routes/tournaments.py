@@ -1,5 +1,6 @@
-"""The tournament page (status, evaluation table, crosstable with tie-breaks, rating changes)
-and the explanation of one player's rating change (every term of the formula)."""
+"""The tournament page (status, evaluation table, crosstable with tie-breaks and, for a round
+robin, the n×n table; for a team season the league table, team crosstable and boards) and the
+explanation of one player's rating change (every term of the formula)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, evaluation_report, tournament_detail
 from zdb.web.crosstable_view import crosstable_view
+from zdb.web.notation import page_notation
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
+from zdb.web.team_view import kept_team_view
 
 __all__ = ["router"]
 
@@ -26,15 +29,28 @@ def tournament_page(
     request: Request,
     session: RequestSession,
     tournament_id: TournamentId,
-    pairing: Annotated[PairingSystem, Query()] = PairingSystem.SWISS,
+    pairing: Annotated[PairingSystem | None, Query()] = None,
 ) -> HTMLResponse:
+    """``pairing``: the system that decides the tie-breaks; default: as the pairings show."""
     detail = tournament_detail(session, tournament_id)
     report = evaluation_report(session, tournament_id)
-    view, _ = crosstable_view(crosstable(session, tournament_id), pairing)
+    notation = page_notation(request)
+    if detail.kind == "team_season":
+        team = kept_team_view(session, tournament_id, detail.version, notation)
+        if team is not None:
+            return render(request, "tournament.html", {"detail": detail, "report": report, "team": team, "view": None})
+    view, _ = crosstable_view(crosstable(session, tournament_id), pairing, notation)
     return render(
         request,
         "tournament.html",
-        {"detail": detail, "report": report, "view": view, "pairing": pairing.value, "pairings": PairingSystem},
+        {
+            "detail": detail,
+            "report": report,
+            "team": None,
+            "view": view,
+            "pairing": view.pairing_system.value,
+            "pairings": PairingSystem,
+        },
     )
 
 
