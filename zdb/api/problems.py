@@ -13,6 +13,7 @@ a deadlock): that is no bug of the request or of the code, and is answered with 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any
@@ -224,10 +225,9 @@ def _broken_rule(error: Exception) -> str | None:
         return None
     if isinstance(cause, psycopg.Error):
         return getattr(cause.diag, "constraint_name", None) or "a rule of the database"
-    text = str(cause)
-    if "UNIQUE constraint failed" in text:  # SQLite's wording
-        return None
-    return text.rsplit(":", 1)[-1].strip() or "a rule of the database"
+    if isinstance(cause, sqlite3.IntegrityError) and not str(cause).startswith("UNIQUE constraint failed"):
+        return str(cause).rsplit(":", 1)[-1].strip() or "a rule of the database"
+    return None  # a uniqueness, or a driver that does not tell: a retry may succeed
 
 
 async def _conflicting(request: Request, error: Exception) -> JSONResponse:
