@@ -68,10 +68,6 @@ def test_a_generated_7xx_file() -> None:
 
 
 def test_refusals_name_the_place(tmp_path: Path) -> None:
-    team = _refusal(str(SAMPLES / "SwissTeam.SWT"))
-    assert team.endswith(
-        "file: a Swiss-Chess team tournament; the standings read individual tournaments from TRF or SWT"
-    )
     broken = two_rounds(883)
     broken.players[1] = replace(broken.players[1], birth="19751345")
     path = tmp_path / "broken.swt"
@@ -83,3 +79,15 @@ def test_refusals_name_the_place(tmp_path: Path) -> None:
     line = _refusal(str(path))
     assert line.startswith(f"{path}: general data, file version: this Swiss-Chess file has version 10.12")
     assert "FIDE TRF" in line
+
+
+def test_the_team_sample_as_a_season_with_the_files_own_points() -> None:
+    """Match and board points equal what Swiss-Chess stored in the team records (fields 1038
+    and 1039, each times two; the structure's field names)."""
+    result = _run(str(SAMPLES / "SwissTeam.SWT"), "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["rows"]
+    with (SAMPLES / "SwissTeam.json").open(encoding="utf-8") as handle:
+        teams = json.load(handle)["teams"]
+    stored = {t["1000"]: (t["1038"] / 2, t["1039"] / 2) for t in teams}
+    assert {r["team"]: (r["match_points"], r["board_points"]) for r in rows} == stored
