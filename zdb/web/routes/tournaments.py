@@ -13,6 +13,7 @@ from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, evaluation_report, tournament_detail
 from zdb.web.crosstable_view import crosstable_view
+from zdb.web.federation_names import federation_name
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
 
@@ -31,11 +32,9 @@ def tournament_page(
     detail = tournament_detail(session, tournament_id)
     report = evaluation_report(session, tournament_id)
     view, _ = crosstable_view(crosstable(session, tournament_id), pairing)
-    return render(
-        request,
-        "tournament.html",
-        {"detail": detail, "report": report, "view": view, "pairing": pairing.value, "pairings": PairingSystem},
-    )
+    context = {"detail": detail, "report": report, "view": view, "pairing": pairing.value, "pairings": PairingSystem}
+    context["federation_name"] = federation_name(session, detail.federation_prefix)
+    return render(request, "tournament.html", context)
 
 
 @router.get("/tournaments/{tournament_id}/players/{pkz}/explanation", response_class=HTMLResponse)
