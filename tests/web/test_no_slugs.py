@@ -15,7 +15,7 @@ from tests.web.trf_files import good_trf
 
 #: codes of the data: identifiers with underscores, rule-set names, stages, states, bases
 SLUG = re.compile(
-    r"\b(?:[a-z]+_[a-z_]+|wo\d{4}|fide-\d{4}(?:-\d+)?|stage\d|classic|established|unrated|evaluated|evaluating"
+    r"\b(?:[a-z]+_[a-z_]+|wo\d{4}|[a-z]+-[a-z]*\d+(?:-\d+)?|stage\d|classic|established|unrated|evaluated|evaluating"
     r"|received|withdrawn|idle|running|pending|individual|swiss|r0|rh|sbr|not played|(?:player|opponent) not rated)\b"
 )
 PAGES = [
