@@ -9,11 +9,17 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench lock
 
+# The first build takes a minute or two: each step says what it does, and pip shows each package
+# as it is installed (no --quiet), so that a newcomer sees progress, not silence.
 $(STAMP): pyproject.toml
+	@echo "==> creating the virtual environment in $(VENV)"
 	python3 -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	@echo "==> updating pip"
+	$(BIN)/pip install --progress-bar on --upgrade pip
+	@echo "==> installing zdb and its test tools (a minute or two on the first run)"
+	$(BIN)/pip install --progress-bar on -e '.[test]'
 	touch $(STAMP)
+	@echo "==> $(VENV) is ready"
 
 run: $(STAMP)
 	ZDB_HOME='$(ZDB_HOME)' $(BIN)/zdb serve --port $(PORT)

@@ -80,7 +80,7 @@ def test_search_player_tournament_explanation(page: Page, world: World) -> None:
     page.locator("#q").press_sequentially("mull", delay=30)  # results as you type, no submit
     expect(page.locator("#results a[href^='/players/']")).to_have_count(3)
     _check(page, "02-search-results")
-    page.get_by_role("link", name="Müller, Anna").click()
+    page.locator("#results").get_by_role("link", name="Müller, Anna").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Anna Müller")
     expect(page.locator("figure.chart svg .conversion")).to_have_count(1)
     _check(page, "03-player-card")
@@ -186,7 +186,7 @@ def test_pages_show_their_data_without_javascript(browser: Browser, base_url: st
     plain.goto("/")
     plain.locator("#q").fill("öztürk")
     plain.get_by_role("button", name="Suche").click()
-    plain.get_by_role("link", name="Öztürk, Fatma").click()
+    plain.locator("#results").get_by_role("link", name="Öztürk, Fatma").click()
     expect(plain.get_by_test_id("rating")).not_to_be_empty()
     expect(plain.locator("figure.chart svg circle")).not_to_have_count(0)
     expect(plain.locator("table.data tbody tr")).not_to_have_count(0)

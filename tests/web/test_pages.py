@@ -34,7 +34,8 @@ def test_search_folds_umlauts_and_finds_clubs(world: World, pages: TestClient) -
     for spelling in ("Müller", "mueller", "MULLER"):
         page = pages.get("/", params={"q": spelling})
         assert page.status_code == 200
-        found = set(re.findall(r'href="/players/(\d+)"', page.text))
+        results = page.text[page.text.index('id="results"') : page.text.index('class="overview"')]
+        found = set(re.findall(r'href="/players/(\d+)"', results))
         assert found == {str(world.pkz[p]) for p in "ABC"}, spelling
     by_code = pages.get("/", params={"q": "C0327"}).text
     assert 'href="/clubs/C0327"' in by_code

@@ -3,7 +3,8 @@ template: it shows without JavaScript, and each point is a link to its tournamen
 
 Pure geometry: the history entries that set a rating become points on a line over time;
 tournaments, start ratings and the 2026 conversion are told apart by their marks, and the
-conversion also gets a vertical line.
+conversion also gets a vertical line with its label on the side where the box has room: the
+label never runs past the view box's edge.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from datetime import date
 
 from zdb.players.schemas import HistoryEntry
 
-__all__ = ["Chart", "ChartPoint", "rating_chart"]
+__all__ = ["Chart", "ChartPoint", "Marker", "rating_chart"]
 
 WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 32
+#: room for the rating labels left and the year labels below, large enough for the bigger
+#: text of a phone (style.css)
+LEFT, RIGHT, TOP, BOTTOM = 64, 24, 16, 32
 #: the rating axis is rounded out to multiples of this
 STEP = 50
 
@@ -36,6 +39,16 @@ class Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class Marker:
+    """A vertical line with its label, the label right of the line, or left of it (``anchor``
+    ``end``) when the line stands in the right half of the plot."""
+
+    point: ChartPoint
+    label_x: float
+    anchor: str
+
+
+@dataclass(frozen=True, slots=True)
 class Chart:
     width: int
     height: int
@@ -47,11 +60,17 @@ class Chart:
     line: str  # the polyline's points attribute
     rating_ticks: tuple[Tick, ...]
     year_ticks: tuple[Tick, ...]
-    conversions: tuple[ChartPoint, ...]
+    conversions: tuple[Marker, ...]
 
 
 def _rated(history: Sequence[HistoryEntry]) -> list[HistoryEntry]:
     return [entry for entry in history if entry.new_rating is not None]
+
+
+def _marker(point: ChartPoint) -> Marker:
+    if point.x > LEFT + (WIDTH - LEFT - RIGHT) / 2:
+        return Marker(point, round(point.x - 4, 1), "end")
+    return Marker(point, round(point.x + 4, 1), "start")
 
 
 def rating_chart(history: Sequence[HistoryEntry]) -> Chart | None:
@@ -93,5 +112,5 @@ def rating_chart(history: Sequence[HistoryEntry]) -> Chart | None:
         line=" ".join(f"{p.x},{p.y}" for p in points),
         rating_ticks=rating_ticks,
         year_ticks=year_ticks,
-        conversions=tuple(p for p in points if p.entry.kind == "conversion"),
+        conversions=tuple(_marker(p) for p in points if p.entry.kind == "conversion"),
     )

@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse
 from zdb.messages import Message
 from zdb.web.formatting import format_day, format_moment, format_number, signed
 from zdb.web.i18n import LANGUAGES, language_of, mark, translations
+from zdb.web.words import word
 
 __all__ = ["environment", "render", "translate", "translate_message"]
 
@@ -60,6 +61,15 @@ def _in_language(context: Context, text: Message | str) -> str:
 
 
 environment.filters["in_language"] = _in_language
+
+
+@pass_context
+def _word(context: Context, code: str | None) -> str:
+    """The word for a code of the rating data (``zdb.web.words``) in the page's language."""
+    return word(code, context["gettext"])
+
+
+environment.filters["word"] = _word
 
 #: places a problem names besides fields and lines; the pages show them in their language
 PLACES = (mark("file"), mark("record 052 (end date)"), mark("record 122 (time control)"))

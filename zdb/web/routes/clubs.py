@@ -13,6 +13,7 @@ from zdb.auth.principal import PUBLIC
 from zdb.federations.queries import club
 from zdb.ratings.queries import club_ratings
 from zdb.ratings.schemas import ClubMemberRating
+from zdb.web.federation_names import federation_name
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
 
@@ -45,5 +46,10 @@ def club_page(
     found = club(session, code)
     members, total, _ = club_ratings(session, code, PUBLIC, changed_since=None, limit=MEMBER_LIMIT, offset=0)
     return render(
-        request, "club.html", {"club": found, "members": _sorted(members, sort), "total": total, "sort": sort}
-    )
+        request,
+        "club.html",
+        {
+            "club": found, "members": _sorted(members, sort), "total": total, "sort": sort,
+            "federation_name": federation_name(session, found.federation_prefix),
+        },
+    )  # fmt: skip

@@ -1,5 +1,7 @@
 """The player card: rating and index, FIDE data, memberships, the rating chart and the history,
-each evaluation linking to its tournament and to the explanation of the change."""
+each evaluation linking to its tournament and to the explanation of the change. The card names
+the last evaluation that set the rating (tournament and end date), not the time a
+recalculation wrote it."""
 
 from __future__ import annotations
 
@@ -22,4 +24,9 @@ router = page_router()
 def player_page(request: Request, session: RequestSession, pkz: PersonNumber) -> HTMLResponse:
     card = player_card(session, pkz, PUBLIC)
     history = list(reversed(card.history))  # the latest first, as a reader looks for it
-    return render(request, "player.html", {"card": card, "chart": rating_chart(card.history), "history": history})
+    last = next((e for e in history if e.kind == "tournament" and e.stored and e.new_rating is not None), None)
+    return render(
+        request,
+        "player.html",
+        {"card": card, "chart": rating_chart(card.history), "history": history, "last_evaluation": last},
+    )

@@ -4,7 +4,7 @@ explanation of one player's rating change (every term of the formula)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
@@ -14,6 +14,7 @@ from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, evaluation_report, tournament_detail
 from zdb.web.crosstable_view import crosstable_view
+from zdb.web.federation_names import federation_name
 from zdb.web.notation import page_notation
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
@@ -35,23 +36,18 @@ def tournament_page(
     detail = tournament_detail(session, tournament_id)
     report = evaluation_report(session, tournament_id)
     notation = page_notation(request)
+    context: dict[str, Any] = {
+        "detail": detail,
+        "report": report,
+        "federation_name": federation_name(session, detail.federation_prefix),
+    }
     if detail.kind == "team_season":
         team = kept_team_view(session, tournament_id, detail.version, notation)
         if team is not None:
-            return render(request, "tournament.html", {"detail": detail, "report": report, "team": team, "view": None})
+            return render(request, "tournament.html", {**context, "team": team, "view": None})
     view, _ = crosstable_view(crosstable(session, tournament_id), pairing, notation)
-    return render(
-        request,
-        "tournament.html",
-        {
-            "detail": detail,
-            "report": report,
-            "team": None,
-            "view": view,
-            "pairing": view.pairing_system.value,
-            "pairings": PairingSystem,
-        },
-    )
+    context |= {"team": None, "view": view, "pairing": view.pairing_system.value, "pairings": PairingSystem}
+    return render(request, "tournament.html", context)
 
 
 @router.get("/tournaments/{tournament_id}/players/{pkz}/explanation", response_class=HTMLResponse)
