@@ -48,6 +48,12 @@ class Settings:
     sweep_seconds: float = 30.0
     #: connections of each serving process's pool for the hot reads (PostgreSQL only)
     read_pool_size: int = 10
+    #: the largest body of a tournament submission, preview or correction (JSON, TRF, SWT), in bytes
+    max_upload_bytes: int = 16 * 1024 * 1024
+    #: the largest body of the simulator and the small forms, in bytes
+    max_small_body_bytes: int = 64 * 1024
+    #: the largest body of any other request, in bytes
+    max_body_bytes: int = 1024 * 1024
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -70,6 +76,9 @@ class Settings:
             recalc_time_limit=int(env.get("ZDB_RECALC_TIME_LIMIT", "3600")),
             sweep_seconds=float(env.get("ZDB_SWEEP_SECONDS", "30")),
             read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
+            max_upload_bytes=int(env.get("ZDB_MAX_UPLOAD_BYTES", str(16 * 1024 * 1024))),
+            max_small_body_bytes=int(env.get("ZDB_MAX_SMALL_BODY_BYTES", str(64 * 1024))),
+            max_body_bytes=int(env.get("ZDB_MAX_BODY_BYTES", str(1024 * 1024))),
             home=home,
         )
 

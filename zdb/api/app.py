@@ -22,6 +22,7 @@ from zdb import __version__
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
 from zdb.api.read_pool import open_read_pool
+from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.routers import auth, federations, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
 from zdb.api.routers import tools as tools_router
@@ -120,6 +121,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)
+    writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
+    app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
     return app
 
 
