@@ -54,6 +54,19 @@ class Settings:
     max_small_body_bytes: int = 64 * 1024
     #: the largest body of any other request, in bytes
     max_body_bytes: int = 1024 * 1024
+    #: rate limits (``zdb.api.rate_limits``); a Settings built in code has them off, the service's
+    #: (from the environment) on unless ZDB_RATE_LIMITS=off
+    rate_limits: bool = False
+    #: where the counts live: a Redis URL (default: the broker), or memory:// (default when embedded)
+    rate_limit_storage: str | None = None
+    #: the club pull (club lists, members CSV, rating-list ZIP, change feed) per client address
+    rate_limit_club_pull: str = "120/hour"
+    #: every other read per client address
+    rate_limit_reads: str = "300/minute"
+    #: writes per token
+    rate_limit_writes: str = "60/minute"
+    #: failed authentications (wrong tokens, failed sign-ins) per client address
+    rate_limit_failed_auth: str = "10/minute"
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -79,6 +92,12 @@ class Settings:
             max_upload_bytes=int(env.get("ZDB_MAX_UPLOAD_BYTES", str(16 * 1024 * 1024))),
             max_small_body_bytes=int(env.get("ZDB_MAX_SMALL_BODY_BYTES", str(64 * 1024))),
             max_body_bytes=int(env.get("ZDB_MAX_BODY_BYTES", str(1024 * 1024))),
+            rate_limits=env.get("ZDB_RATE_LIMITS", "on").strip().lower() not in ("off", "0", "false", "no"),
+            rate_limit_storage=env.get("ZDB_RATE_LIMIT_STORAGE") or None,
+            rate_limit_club_pull=env.get("ZDB_RATE_LIMIT_CLUB_PULL", "120/hour"),
+            rate_limit_reads=env.get("ZDB_RATE_LIMIT_READS", "300/minute"),
+            rate_limit_writes=env.get("ZDB_RATE_LIMIT_WRITES", "60/minute"),
+            rate_limit_failed_auth=env.get("ZDB_RATE_LIMIT_FAILED_AUTH", "10/minute"),
             home=home,
         )
 

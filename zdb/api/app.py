@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from zdb import __version__
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
+from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.routers import auth, federations, meta, players, ratings, submissions, tournaments
@@ -123,6 +124,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_web(app)
     writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
     app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
+    if settings.rate_limits:  # outermost: a client over its limit costs nothing more
+        app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
     return app
 
 

@@ -95,6 +95,12 @@ _TYPES: dict[str, tuple[int, str, str]] = {
         "The body is larger than this endpoint accepts (tournament files a few MB, small JSON bodies some KB); "
         "it was not read.",
     ),
+    "too-many-requests": (
+        429,
+        "Too many requests",
+        "The client sent more requests than its limit allows in the window (per address for reads and failed "
+        "authentications, per token for writes); retry after the seconds 'Retry-After' gives.",
+    ),
     "invalid-request": (
         422,
         "Invalid request",
