@@ -67,6 +67,8 @@ class Settings:
     rate_limit_writes: str = "60/minute"
     #: failed authentications (wrong tokens, failed sign-ins) per client address
     rate_limit_failed_auth: str = "10/minute"
+    #: the service is reached over TLS only (a reverse proxy terminates it): answers carry HSTS
+    behind_tls: bool = False
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -98,6 +100,7 @@ class Settings:
             rate_limit_reads=env.get("ZDB_RATE_LIMIT_READS", "300/minute"),
             rate_limit_writes=env.get("ZDB_RATE_LIMIT_WRITES", "60/minute"),
             rate_limit_failed_auth=env.get("ZDB_RATE_LIMIT_FAILED_AUTH", "10/minute"),
+            behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
             home=home,
         )
 

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from fastapi import FastAPI
 
 from zdb import __version__
+from zdb.api.docs import install_docs
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
@@ -27,6 +28,7 @@ from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.routers import auth, federations, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
 from zdb.api.routers import tools as tools_router
+from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for
 from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
@@ -105,7 +107,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         description=_DESCRIPTION,
         openapi_tags=_TAGS,
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=f"{API_PREFIX}/docs",
+        docs_url=None,  # zdb.api.docs: the page with the service's own copy of Swagger UI
         redoc_url=None,
         lifespan=lifespan,
     )
@@ -122,10 +124,12 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)
+    install_docs(app, f"{API_PREFIX}/docs", f"{API_PREFIX}/openapi.json")
     writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
     app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
     if settings.rate_limits:  # outermost: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
+    app.add_middleware(SecurityHeaders, hsts=settings.behind_tls)  # on every answer, refusals included
     return app
 
 
