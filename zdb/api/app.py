@@ -25,7 +25,7 @@ from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_routes
-from zdb.api.routers import auth, federations, meta, players, ratings, submissions, tournaments
+from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
@@ -116,7 +116,15 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.settings = settings
     app.state.started_at = datetime.now(UTC)
     # The hot reads' routers first: a request is matched against the routes in this order.
-    for router in (players.router, ratings.router, tournaments.router, federations.router, auth.router, meta.router):
+    for router in (
+        players.router,
+        ratings.router,
+        tournaments.router,
+        federations.router,
+        auth.router,
+        meta.router,
+        health.router,
+    ):
         app.include_router(router, prefix=API_PREFIX)
     app.include_router(submissions.router, prefix=API_PREFIX)
     app.include_router(files_router.router, prefix=API_PREFIX)
