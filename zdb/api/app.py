@@ -20,6 +20,7 @@ from fastapi import FastAPI
 
 from zdb import __version__
 from zdb.api.docs import install_docs
+from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
@@ -137,6 +138,9 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
     if settings.rate_limits:  # outermost: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
+    metrics = Metrics(engine)
+    app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
+    app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the answers the guard and limits give too
     app.add_middleware(SecurityHeaders, hsts=settings.behind_tls)  # on every answer, refusals included
     return app
 
