@@ -69,6 +69,8 @@ class Settings:
     rate_limit_failed_auth: str = "10/minute"
     #: the service is reached over TLS only (a reverse proxy terminates it): answers carry HSTS
     behind_tls: bool = False
+    #: "json": one JSON object a log line, with the request's id (zdb.api.request_log); "text": as configured
+    log_format: str = "text"
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -101,6 +103,7 @@ class Settings:
             rate_limit_writes=env.get("ZDB_RATE_LIMIT_WRITES", "60/minute"),
             rate_limit_failed_auth=env.get("ZDB_RATE_LIMIT_FAILED_AUTH", "10/minute"),
             behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
+            log_format=env.get("ZDB_LOG_FORMAT", "text").strip().lower(),
             home=home,
         )
 

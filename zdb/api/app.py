@@ -26,6 +26,7 @@ from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_routes
+from zdb.api.request_log import RequestLog, configure_json_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
 from zdb.api.routers import tools as tools_router
@@ -142,9 +143,13 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the answers the guard and limits give too
     app.add_middleware(SecurityHeaders, hsts=settings.behind_tls)  # on every answer, refusals included
+    app.add_middleware(RequestLog)  # outermost: every log record of a request carries its id
     return app
 
 
 def app_from_environment() -> FastAPI:
     """The factory ``zdb serve`` hands to uvicorn: settings from the environment."""
-    return create_app(Settings.from_environment())
+    settings = Settings.from_environment()
+    if settings.log_format == "json":
+        configure_json_logs()
+    return create_app(settings)
