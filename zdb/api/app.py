@@ -4,6 +4,11 @@ OpenAPI document, and the recalculation that follows every committed change.
 In PostgreSQL the application opens, with its lifespan, the connection pool of the hot reads
 (the player card and the club list: ``zdb.api.hot_reads``).
 
+Around the application, pure ASGI middleware: the request's id and access log
+(``zdb.api.request_log``), security headers (``zdb.api.security_headers``), metrics
+(``zdb.api.metrics``), rate limits (``zdb.api.rate_limits``) and the request guard — body size
+and a token for writes (``zdb.api.request_guard``).
+
 In the embedded mode (no broker) the recalculation runs in a background thread of this process
 (``EmbeddedRecalculator``), started with the application and stopped with it; in production a
 committed change sends the Celery task (``workers.tasks.dispatch``).
@@ -135,13 +140,15 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_openapi(app)
     install_web(app)
     install_docs(app, f"{API_PREFIX}/docs", f"{API_PREFIX}/openapi.json")
-    writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
-    app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
-    if settings.rate_limits:  # outermost: a client over its limit costs nothing more
-        app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
     metrics = Metrics(engine)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
-    app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the answers the guard and limits give too
+    # Each middleware added wraps the ones before it: a request passes them from the last to
+    # the first, before the body is read.
+    writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
+    app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
+    if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
+        app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
+    app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the refusals too
     app.add_middleware(SecurityHeaders, hsts=settings.behind_tls)  # on every answer, refusals included
     app.add_middleware(RequestLog)  # outermost: every log record of a request carries its id
     return app
