@@ -117,3 +117,17 @@ def test_the_limits_are_settings() -> None:
     assert not Settings.from_environment({"ZDB_RATE_LIMITS": "off"}).rate_limits
     chosen = Settings.from_environment({"ZDB_RATE_LIMIT_READS": "5/second", "ZDB_RATE_LIMIT_STORAGE": "memory://"})
     assert (chosen.rate_limit_reads, chosen.rate_limit_storage) == ("5/second", "memory://")
+
+
+def test_failed_sign_ins_on_the_pages_count_as_failed_authentications(sqlite_url: str) -> None:
+    app = create_app(_settings(sqlite_url, rate_limit_reads="100/minute"), recalculation=False)
+
+    async def go() -> list[int]:
+        transport = httpx.ASGITransport(app=app, client=("192.0.2.77", 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://zdb.test") as client:
+            return [
+                (await client.post("/referee/sign-in", data={"token": f"wrong-{n}", "next": "/"})).status_code
+                for n in range(4)
+            ]
+
+    assert asyncio.run(go()) == [401, 401, 401, 429]
