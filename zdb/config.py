@@ -48,6 +48,29 @@ class Settings:
     sweep_seconds: float = 30.0
     #: connections of each serving process's pool for the hot reads (PostgreSQL only)
     read_pool_size: int = 10
+    #: the largest body of a tournament submission, preview or correction (JSON, TRF, SWT), in bytes
+    max_upload_bytes: int = 16 * 1024 * 1024
+    #: the largest body of the simulator and the small forms, in bytes
+    max_small_body_bytes: int = 64 * 1024
+    #: the largest body of any other request, in bytes
+    max_body_bytes: int = 1024 * 1024
+    #: rate limits (``zdb.api.rate_limits``); a Settings built in code has them off, the service's
+    #: (from the environment) on unless ZDB_RATE_LIMITS=off
+    rate_limits: bool = False
+    #: where the counts live: a Redis URL (default: the broker), or memory:// (default when embedded)
+    rate_limit_storage: str | None = None
+    #: the club pull (club lists, members CSV, rating-list ZIP, change feed) per client address
+    rate_limit_club_pull: str = "120/hour"
+    #: every other read per client address
+    rate_limit_reads: str = "300/minute"
+    #: writes per token
+    rate_limit_writes: str = "60/minute"
+    #: failed authentications (wrong tokens, failed sign-ins) per client address
+    rate_limit_failed_auth: str = "10/minute"
+    #: the service is reached over TLS only (a reverse proxy terminates it): answers carry HSTS
+    behind_tls: bool = False
+    #: "json": one JSON object a log line, with the request's id (zdb.api.request_log); "text": as configured
+    log_format: str = "text"
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -70,6 +93,17 @@ class Settings:
             recalc_time_limit=int(env.get("ZDB_RECALC_TIME_LIMIT", "3600")),
             sweep_seconds=float(env.get("ZDB_SWEEP_SECONDS", "30")),
             read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
+            max_upload_bytes=int(env.get("ZDB_MAX_UPLOAD_BYTES", str(16 * 1024 * 1024))),
+            max_small_body_bytes=int(env.get("ZDB_MAX_SMALL_BODY_BYTES", str(64 * 1024))),
+            max_body_bytes=int(env.get("ZDB_MAX_BODY_BYTES", str(1024 * 1024))),
+            rate_limits=env.get("ZDB_RATE_LIMITS", "on").strip().lower() not in ("off", "0", "false", "no"),
+            rate_limit_storage=env.get("ZDB_RATE_LIMIT_STORAGE") or None,
+            rate_limit_club_pull=env.get("ZDB_RATE_LIMIT_CLUB_PULL", "120/hour"),
+            rate_limit_reads=env.get("ZDB_RATE_LIMIT_READS", "300/minute"),
+            rate_limit_writes=env.get("ZDB_RATE_LIMIT_WRITES", "60/minute"),
+            rate_limit_failed_auth=env.get("ZDB_RATE_LIMIT_FAILED_AUTH", "10/minute"),
+            behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
+            log_format=env.get("ZDB_LOG_FORMAT", "text").strip().lower(),
             home=home,
         )
 

@@ -24,8 +24,16 @@ OURS = {name: service for name, service in COMPOSE["services"].items() if servic
 
 
 def _expanded(value: str) -> str:
-    """``${NAME:-default}`` as compose expands it with NAME unset."""
+    """``${NAME:-default}`` as compose expands it with NAME unset; a required ``${NAME:?…}`` as
+    with NAME set to ``secret``."""
+    value = re.sub(r"\$\{[A-Z_]+:\?[^}]*\}", "secret", value)
     return re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", value)
+
+
+def test_compose_refuses_to_start_without_a_password() -> None:
+    text = (ROOT / "docker-compose.yml").read_text()
+    uses = re.findall(r"\$\{POSTGRES_PASSWORD([^}]*)\}", text)
+    assert len(uses) == 2 and all(use.startswith(":?") for use in uses), uses  # required, no fallback
 
 
 def test_the_project_runs_every_process_of_production() -> None:

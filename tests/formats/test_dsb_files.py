@@ -165,3 +165,16 @@ def test_encoding_names(name: str, codec: str) -> None:
 def test_an_unknown_encoding_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown encoding 'ebcdic'"):
         codec_of("ebcdic")
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_a_formula_is_never_written_as_one(start: str) -> None:
+    evil = replace(ANNA, surname=f'{start}HYPERLINK("http://x")', given_name=f"{start}1+1", fide_title=f"{start}cmd")
+    (_, line) = _lines(spieler_csv([evil]).data)
+    assert line[4].startswith("'") and line[12] == f"'{start}cmd".replace("\r", " ")
+    fields = club_members_csv([evil]).data.decode().split("\r\n")[1].split("|")
+    assert all(field.startswith("'") for field in (fields[1], fields[2], fields[13]))
+    clubs = _lines(vereine_csv([ClubRow("C0327", "@SUM(A1)", "C03")]).data)
+    assert clubs[1][3] == "'@SUM(A1)"
+    # ordinary values, numbers and dates included, are written as they are
+    assert _lines(spieler_csv([ANNA]).data)[1][4] == "Müller,Anna"

@@ -4,6 +4,11 @@ OpenAPI document, and the recalculation that follows every committed change.
 In PostgreSQL the application opens, with its lifespan, the connection pool of the hot reads
 (the player card and the club list: ``zdb.api.hot_reads``).
 
+Around the application, pure ASGI middleware: the request's id and access log
+(``zdb.api.request_log``), security headers (``zdb.api.security_headers``), metrics
+(``zdb.api.metrics``), rate limits (``zdb.api.rate_limits``) and the request guard — body size
+and a token for writes (``zdb.api.request_guard``).
+
 In the embedded mode (no broker) the recalculation runs in a background thread of this process
 (``EmbeddedRecalculator``), started with the application and stopped with it; in production a
 committed change sends the Celery task (``workers.tasks.dispatch``).
@@ -19,12 +24,18 @@ from datetime import UTC, datetime
 from fastapi import FastAPI
 
 from zdb import __version__
+from zdb.api.docs import install_docs
+from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
+from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
-from zdb.api.routers import auth, federations, meta, players, ratings, submissions, tournaments
+from zdb.api.request_guard import RequestGuard, token_routes
+from zdb.api.request_log import RequestLog, configure_json_logs
+from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
 from zdb.api.routers import tools as tools_router
+from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for
 from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
@@ -103,7 +114,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         description=_DESCRIPTION,
         openapi_tags=_TAGS,
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=f"{API_PREFIX}/docs",
+        docs_url=None,  # zdb.api.docs: the page with the service's own copy of Swagger UI
         redoc_url=None,
         lifespan=lifespan,
     )
@@ -112,7 +123,15 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.settings = settings
     app.state.started_at = datetime.now(UTC)
     # The hot reads' routers first: a request is matched against the routes in this order.
-    for router in (players.router, ratings.router, tournaments.router, federations.router, auth.router, meta.router):
+    for router in (
+        players.router,
+        ratings.router,
+        tournaments.router,
+        federations.router,
+        auth.router,
+        meta.router,
+        health.router,
+    ):
         app.include_router(router, prefix=API_PREFIX)
     app.include_router(submissions.router, prefix=API_PREFIX)
     app.include_router(files_router.router, prefix=API_PREFIX)
@@ -120,9 +139,24 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)
+    install_docs(app, f"{API_PREFIX}/docs", f"{API_PREFIX}/openapi.json")
+    metrics = Metrics(engine)
+    app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
+    # Each middleware added wraps the ones before it: a request passes them from the last to
+    # the first, before the body is read.
+    writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
+    app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
+    if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
+        app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
+    app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the refusals too
+    app.add_middleware(SecurityHeaders, hsts=settings.behind_tls)  # on every answer, refusals included
+    app.add_middleware(RequestLog)  # outermost: every log record of a request carries its id
     return app
 
 
 def app_from_environment() -> FastAPI:
     """The factory ``zdb serve`` hands to uvicorn: settings from the environment."""
-    return create_app(Settings.from_environment())
+    settings = Settings.from_environment()
+    if settings.log_format == "json":
+        configure_json_logs()
+    return create_app(settings)

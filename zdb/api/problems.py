@@ -90,6 +90,18 @@ _TYPES: dict[str, tuple[int, str, str]] = {
     "not-found": (404, "Not found", "The resource does not exist."),
     "method-not-allowed": (405, "Method not allowed", "The resource does not support this method; see 'Allow'."),
     "conflict": (409, "Conflict", "The request conflicts with the state of the resource."),
+    "payload-too-large": (
+        413,
+        "Payload too large",
+        "The body is larger than this endpoint accepts (tournament files a few MB, small JSON bodies some KB); "
+        "it was not read.",
+    ),
+    "too-many-requests": (
+        429,
+        "Too many requests",
+        "The client sent more requests than its limit allows in the window (per address for reads and failed "
+        "authentications, per token for writes); retry after the seconds 'Retry-After' gives.",
+    ),
     "invalid-request": (
         422,
         "Invalid request",

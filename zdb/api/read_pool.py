@@ -64,6 +64,9 @@ async def open_read_pool(engine: Engine, size: int) -> ReadPool | None:
         # while the database is out of reach, clients hear so in seconds, not after half a minute.
         timeout=_WAIT,
         configure=_configure,
+        # A connection is checked as it is handed out: after a restart of the database every
+        # connection of the pool is broken, and without the check each would fail one request.
+        check=AsyncConnectionPool.check_connection,
         name="zdb-hot-reads",
     )
     await pool.open(wait=False)

@@ -37,12 +37,17 @@ def upgrade_command(revision: str, url: str | None) -> None:
 
 @db_group.command("downgrade")
 @click.argument("revision")
+@click.option("--yes", is_flag=True, help="Go down to 'base' without asking (scripts).")
 @DATABASE_URL
-def downgrade_command(revision: str, url: str | None) -> None:
-    """Migrate the schema down to REVISION ('base' removes every table)."""
+def downgrade_command(revision: str, url: str | None, yes: bool) -> None:
+    """Migrate the schema down to REVISION ('base' removes every table and all data: it asks
+    first, unless --yes)."""
     from zdb.migrate import downgrade
 
-    downgrade(existing(url), revision)
+    database = existing(url)
+    if revision == "base" and not yes:
+        click.confirm("'base' removes every table and all their data; go on?", abort=True, err=True)
+    downgrade(database, revision)
     click.echo(f"database at {revision}")
 
 

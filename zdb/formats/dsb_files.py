@@ -63,6 +63,10 @@ letters spelled out (``ł`` → ``l``, ``đ`` → ``d``, ``œ`` → ``oe``), any
 Values are transliterated before the CSV is assembled, so a replacement can never add a
 delimiter.
 
+A value that a spreadsheet would take for a formula (one starting with ``=``, ``+``, ``-``,
+``@``, a tab or a carriage return: a name typed so by someone who wants a club's treasurer to
+run it) is written with a leading apostrophe in every file, so that it is shown as text.
+
 Reading these files, and the layout of the DSB's new rating portal (2026), is the work of
 ``zdb.formats.list_reader`` and ``zdb.formats.list_writer``, which write every layout from what
 they read, byte for byte.
@@ -252,11 +256,23 @@ def _index(row: MemberRow) -> str:
     return "" if row.rating is None else _text(row.rating_index)
 
 
+#: what a spreadsheet takes for the start of a formula (CSV injection): such a cell is prefixed
+#: with an apostrophe, so that a name like ``=HYPERLINK(…)`` is shown as text, never run
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(value: str) -> str:
+    """``value`` as a spreadsheet shows it as text: a leading formula character neutralised."""
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
 def _csv(header: Sequence[str], rows: Iterable[Sequence[str]], fit: Fitter) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow(header)
-    writer.writerows([fit(value) for value in row] for row in rows)
+    # a carriage return would end the line for many readers, quoted or not (the writer does not
+    # quote it): it becomes a space, as in the legacy layout
+    writer.writerows([_inert(fit(value)).replace("\r\n", " ").replace("\r", " ") for value in row] for row in rows)
     return buffer.getvalue().encode(fit.codec)
 
 
@@ -344,6 +360,6 @@ def club_members_csv(rows: Iterable[MemberRow], codec: Codec = "utf-8") -> Writt
             "" if r.last_evaluation is None else r.last_evaluation.isoformat(), _text(r.fide_id),
             _text(r.fide_rating), _text(r.fide_title),
         )  # fmt: skip
-        lines.append("|".join(_legacy(fit(value)) for value in fields))
+        lines.append("|".join(_legacy(_inert(fit(value))) for value in fields))
     text = "".join(line + "\r\n" for line in lines)
     return Written(text.encode(codec), fit.replaced)

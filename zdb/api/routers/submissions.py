@@ -30,7 +30,7 @@ from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf, preview
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
 from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
 
-__all__ = ["router"]
+__all__ = ["requires_token", "router"]
 
 router = APIRouter(prefix="/tournaments", tags=["tournaments"])
 
@@ -89,13 +89,14 @@ IdempotencyKeyHeader = Annotated[
 ]
 
 
-def _writer(caller: Caller) -> Principal:
-    """Refuses a caller who may not submit at all before the body is looked at (401/403)."""
+def requires_token(caller: Caller) -> Principal:
+    """Refuses a caller who may not submit at all before the body is looked at (401/403); a
+    request without a token is refused even before that (``zdb.api.request_guard``)."""
     caller.require("admin", "referee")
     return caller
 
 
-Writer = Annotated[Principal, Depends(_writer)]
+Writer = Annotated[Principal, Depends(requires_token)]
 
 
 async def _raw_body(request: Request) -> bytes:

@@ -1,0 +1,57 @@
+"""``/metrics`` (``zdb.api.metrics``): request latency per route template, accepted
+submissions, and the recalculation's last run, in Prometheus' text format."""
+
+from __future__ import annotations
+
+import re
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.api.test_submissions import _body, _headers
+from tests.api.world import World
+from tests.db.scenario import recalc
+
+
+def _samples(world: World) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    answer = world.client.get("/metrics")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain")
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(answer.text)
+        for sample in family.samples
+    }
+
+
+def _count(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str) -> float:
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def test_requests_are_timed_per_route_template(fresh: World) -> None:
+    for pkz in (fresh.pkz["A"], fresh.pkz["B"], 99999999):
+        fresh.client.get(f"/api/v1/players/{pkz}")
+    fresh.client.post("/api/v1/tournaments/preview", json={})  # a literal path before {tournament_id}
+    fresh.client.get("/api/v1/tournaments/preview")  # but it has no GET: this one is {tournament_id}
+    samples = _samples(fresh)
+    count = "zdb_http_request_duration_seconds_count"
+    route = "/api/v1/players/{pkz}"
+    assert _count(samples, count, method="GET", route=route, status="200") == 2
+    assert _count(samples, count, method="GET", route=route, status="404") == 1
+    assert _count(samples, count, method="POST", route="/api/v1/tournaments/preview", status="401") == 1
+    assert _count(samples, count, method="GET", route="/api/v1/tournaments/{tournament_id}", status="422") == 1
+    # one series per endpoint, never one per player
+    assert not [labels for name, labels in samples if any(re.search(r"\d{5}", value) for _, value in labels)]
+
+
+def test_submissions_and_the_recalculation_are_counted(fresh: World) -> None:
+    before = _samples(fresh)
+    answer = fresh.client.post("/api/v1/tournaments", json=_body(fresh), headers=_headers(fresh, "referee_c"))
+    assert answer.status_code == 201, answer.text
+    refused = fresh.client.post("/api/v1/tournaments", json={}, headers=_headers(fresh, "referee_c"))
+    assert refused.status_code == 422
+    recalc(fresh.url)
+    after = _samples(fresh)
+    new_json = {"format": "json", "kind": "new"}
+    assert _count(after, "zdb_submissions_total", **new_json) == _count(before, "zdb_submissions_total", **new_json) + 1
+    assert _count(after, "zdb_recalculation_last_evaluated") >= 1
+    assert ("zdb_recalculation_last_duration_seconds", frozenset()) in after
+    assert _count(after, "zdb_recalculation_pending") == 0

@@ -1,0 +1,157 @@
+"""``/metrics`` in Prometheus' text format (``prometheus_client``).
+
+* ``zdb_http_request_duration_seconds`` — a histogram per method, route template
+  (``/api/v1/players/{pkz}``, never the path itself: one series per endpoint, not per player)
+  and status; measured by a pure ASGI middleware around the whole application;
+* ``zdb_submissions_total`` — tournaments accepted (new ones and corrections, JSON or TRF),
+  counted from the answers of the submission endpoints;
+* ``zdb_recalculation_last_duration_seconds``, ``zdb_recalculation_last_evaluated``,
+  ``zdb_recalculation_pending`` — read from the database at each scrape, so they tell what the
+  worker (another process) did.
+
+Each application has its own registry. The first two are counted per serving process: with
+several processes (``zdb serve --workers``), set ``PROMETHEUS_MULTIPROC_DIR`` to an empty
+folder and the answer adds up every process's counts (``prometheus_client``'s multiprocess mode).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+
+from fastapi import FastAPI
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
+from sqlalchemy import Engine
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import compile_path
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from zdb.db import unit_of_work
+from zdb.ratings.queries import recalc_status
+
+__all__ = ["METRICS_PATH", "Metrics", "MetricsMiddleware"]
+
+METRICS_PATH = "/metrics"
+API_PREFIX = "/api/v1"
+_SUBMISSIONS = {
+    ("POST", "/api/v1/tournaments"): ("json", "new"),
+    ("POST", "/api/v1/tournaments/trf"): ("trf", "new"),
+    ("PUT", "/api/v1/tournaments/{tournament_id}"): ("json", "correction"),
+    ("PUT", "/api/v1/tournaments/{tournament_id}/trf"): ("trf", "correction"),
+}
+
+
+class _Recalculation(Collector):
+    """The recalculation's last run and whether one is pending, from the database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def collect(self) -> Iterator[Metric]:
+        with unit_of_work(self.engine) as session:
+            status = recalc_status(session)
+        last = status.last_run
+        duration = GaugeMetricFamily(
+            "zdb_recalculation_last_duration_seconds", "duration of the last finished recalculation"
+        )
+        evaluated = GaugeMetricFamily(
+            "zdb_recalculation_last_evaluated", "tournaments the last recalculation evaluated"
+        )
+        if last is not None and last.duration_ms is not None:
+            duration.add_metric([], last.duration_ms / 1000)
+        if last is not None and last.evaluated is not None:
+            evaluated.add_metric([], last.evaluated)
+        pending = GaugeMetricFamily("zdb_recalculation_pending", "1 while changes wait for the recalculation")
+        pending.add_metric([], 0 if status.state == "idle" else 1)
+        yield from (duration, evaluated, pending)
+
+
+class Metrics:
+    """The registry of one application and its metrics."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.registry = CollectorRegistry()
+        self.latency = Histogram(
+            "zdb_http_request_duration_seconds", "time to answer a request", ["method", "route", "status"],
+            registry=self.registry,
+        )  # fmt: skip
+        self.submissions = Counter(
+            "zdb_submissions_total", "tournaments accepted", ["format", "kind"], registry=self.registry
+        )
+        self.registry.register(_Recalculation(engine))
+
+    def exposition(self) -> bytes:
+        if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+            return generate_latest(self.registry)
+        combined = CollectorRegistry()
+        MultiProcessCollector(combined)  # type: ignore[no-untyped-call]
+        return generate_latest(combined)
+
+    def observe(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.latency.labels(method, route, str(status)).observe(seconds)
+        submission = _SUBMISSIONS.get((method, route))
+        if submission is not None and 200 <= status < 300:
+            self.submissions.labels(*submission).inc()
+
+    async def endpoint(self, request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool  # noqa: PLC0415
+
+        return Response(await run_in_threadpool(self.exposition), media_type=CONTENT_TYPE_LATEST)
+
+
+class _Templates:
+    """The route template of a path: the API's from its OpenAPI document (of the templates that
+    have the request's method, a literal path before one with parameters:
+    ``POST /tournaments/preview`` is not ``/tournaments/{tournament_id}``), the pages' from the
+    route that served them; ``unmatched`` for any other (no series per path)."""
+
+    def __init__(self, api: FastAPI) -> None:
+        self.api = api
+        self.patterns: list[tuple[re.Pattern[str], str, frozenset[str]]] | None = None
+
+    def __call__(self, scope: Scope) -> str:
+        path: str = scope["path"]
+        if path.startswith(f"{API_PREFIX}/"):
+            if self.patterns is None:
+                paths = self.api.openapi()["paths"]
+                templates = sorted(paths, key=lambda t: (t.count("{"), t))
+                self.patterns = [(compile_path(t)[0], t, frozenset(m.upper() for m in paths[t])) for t in templates]
+            found = [(t, methods) for pattern, t, methods in self.patterns if pattern.match(path)]
+            method = "GET" if scope["method"] == "HEAD" else scope["method"]
+            chosen = [t for t, methods in found if method in methods] or [t for t, _ in found]
+            return chosen[0] if chosen else "unmatched"
+        route = scope.get("route")
+        return str(getattr(route, "path", None) or "unmatched")
+
+
+class MetricsMiddleware:
+    """Times every answer; its route is the template the request matched."""
+
+    def __init__(self, app: ASGIApp, *, metrics: Metrics, api: FastAPI) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.template = _Templates(api)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] == METRICS_PATH:
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def watched(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        finally:
+            self.metrics.observe(scope["method"], self.template(scope), status, time.perf_counter() - started)

@@ -1,0 +1,151 @@
+"""Rate limits: how many requests a client may send in a window before it is answered 429.
+
+A pure ASGI middleware that counts with the ``limits`` library (a moving window), in Redis in
+production — one count for all serving processes — and in the process's memory when embedded.
+
+What is counted, and under which key (each limit a setting of ``zdb.config.Settings``):
+
+* the club pull (``/clubs/{code}/ratings``, ``/clubs/{code}/members.csv``,
+  ``/files/rating-list.zip``, ``/ratings/changes``) per client address: ``rate_limit_club_pull``,
+  by default 120 an hour, as the DSB's club API allows;
+* every other read (and the public simulator) per client address: ``rate_limit_reads``;
+* a write with a token per token (a hash of it, never the token): ``rate_limit_writes``;
+* failed authentications (any answer 401: a wrong token, a failed sign-in) per client address:
+  ``rate_limit_failed_auth``. Once an address has used them up, every request of it that
+  carries a token or signs in is answered 429 until the window has moved on, whatever the token.
+
+The health checks and the metrics are never limited. A 429 is a problem document with
+``Retry-After`` (seconds). The client address is the connection's; behind a reverse proxy,
+``zdb serve`` must be told to trust its ``X-Forwarded-For`` (uvicorn's ``--forwarded-allow-ips``).
+A storage that cannot be reached (Redis away) lets requests through and logs it: the limits
+protect the service, they must not take it down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import re
+import time
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.errors import StorageError
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from zdb.api.problems import problem_response
+from zdb.config import Settings
+
+__all__ = ["RateLimits", "storage_for"]
+
+_log = logging.getLogger(__name__)
+
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_CLUB_PULL = re.compile(r"^/api/v1/(clubs/[^/]+/(ratings|members\.csv)|files/rating-list\.zip|ratings/changes)$")
+_UNLIMITED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
+_PUBLIC_WRITES = frozenset({"/api/v1/simulator"})
+_SIGN_IN = "/referee/sign-in"
+
+
+def storage_for(settings: Settings) -> Storage:
+    """Redis (``rate_limit_storage``, else the broker) in production, memory when embedded."""
+    url = settings.rate_limit_storage or settings.broker_url
+    if url is None or url.startswith("memory://"):
+        return MemoryStorage()
+    return RedisStorage(
+        "async+" + url if not url.startswith("async+") else url, implementation="redispy", wrap_exceptions=True
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Limits:
+    club_pull: RateLimitItem
+    reads: RateLimitItem
+    writes: RateLimitItem
+    failed_auth: RateLimitItem
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class RateLimits:
+    """The middleware; counts in ``storage`` (``storage_for``)."""
+
+    def __init__(self, app: ASGIApp, *, settings: Settings, storage: Storage) -> None:
+        self.app = app
+        self.limiter = MovingWindowRateLimiter(storage)
+        self.limits = _Limits(
+            club_pull=parse(settings.rate_limit_club_pull),
+            reads=parse(settings.rate_limit_reads),
+            writes=parse(settings.rate_limit_writes),
+            failed_auth=parse(settings.rate_limit_failed_auth),
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or _UNLIMITED.match(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        address = (scope.get("client") or ("unknown", 0))[0]
+        authorization = _header(scope, b"authorization")
+        credential = authorization is not None or (scope["method"] == "POST" and scope["path"] == _SIGN_IN)
+        if credential and not await self._test(self.limits.failed_auth, "failed-auth", address):
+            await self._refuse(scope, receive, send, self.limits.failed_auth, "failed-auth", address)
+            return
+        item, keys = self._counted(scope, address, authorization)
+        if not await self._hit(item, *keys):
+            await self._refuse(scope, receive, send, item, *keys)
+            return
+        status = 0
+
+        async def watched(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        await self.app(scope, receive, watched)
+        if status == 401:
+            await self._hit(self.limits.failed_auth, "failed-auth", address)
+
+    def _counted(self, scope: Scope, address: str, authorization: str | None) -> tuple[RateLimitItem, list[str]]:
+        path = scope["path"]
+        if scope["method"] in _WRITES and path not in _PUBLIC_WRITES and authorization is not None:
+            token = hashlib.sha256(authorization.encode()).hexdigest()[:32]
+            return self.limits.writes, ["writes", token]
+        if _CLUB_PULL.match(path):
+            return self.limits.club_pull, ["club-pull", address]
+        return self.limits.reads, ["reads", address]
+
+    async def _hit(self, item: RateLimitItem, *keys: str) -> bool:
+        try:
+            return await self.limiter.hit(item, *keys)
+        except StorageError as error:
+            _log.warning("rate limits not counted, the storage is out of reach: %s", error.storage_error)
+            return True
+
+    async def _test(self, item: RateLimitItem, *keys: str) -> bool:
+        try:
+            return await self.limiter.test(item, *keys)
+        except StorageError as error:
+            _log.warning("rate limits not counted, the storage is out of reach: %s", error.storage_error)
+            return True
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, item: RateLimitItem, *keys: str) -> None:
+        try:
+            reset = (await self.limiter.get_window_stats(item, *keys)).reset_time
+        except StorageError:
+            reset = time.time() + item.get_expiry()
+        wait = max(1, math.ceil(reset - time.time()))
+        detail = f"more than {item} from this client; retry in {wait} seconds"
+        response = problem_response(
+            Request(scope), 429, "too-many-requests", detail, headers={"Retry-After": str(wait)}
+        )
+        await response(scope, receive, send)
