@@ -99,6 +99,7 @@ __all__ = [
     "federation_code",
     "rating_list_zip",
     "spieler_csv",
+    "stable_zip",
     "verbaende_csv",
     "vereine_csv",
     "year_week",
@@ -329,12 +330,17 @@ def rating_list_zip(
     """The ZIP of ``spieler.csv``, ``vereine.csv`` and ``verbaende.csv``. Its entries carry
     ``stamp`` (the data's last change) or 1980-01-01, so that equal data give equal bytes."""
     fit = Fitter(codec)
-    moment = (1980, 1, 1, 0, 0, 0) if stamp is None or stamp.year < 1980 else stamp.timetuple()[:6]
     files = (
         ("spieler.csv", _spieler(members, fit)),
         ("vereine.csv", _vereine(clubs, fit)),
         ("verbaende.csv", _verbaende(federations, fit)),
     )
+    return Written(stable_zip(files, stamp), fit.replaced)
+
+
+def stable_zip(files: Sequence[tuple[str, bytes]], stamp: datetime | None = None) -> bytes:
+    """A ZIP of ``files`` whose entries carry ``stamp`` (or 1980-01-01): equal data, equal bytes."""
+    moment = (1980, 1, 1, 0, 0, 0) if stamp is None or stamp.year < 1980 else stamp.timetuple()[:6]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name, data in files:
@@ -342,7 +348,7 @@ def rating_list_zip(
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
-    return Written(buffer.getvalue(), fit.replaced)
+    return buffer.getvalue()
 
 
 def _legacy(value: str) -> str:

@@ -14,12 +14,10 @@ the name ``Surname,Given`` without a space, nothing for an absent value.
 
 from __future__ import annotations
 
-import io
-import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
-from zdb.formats.dsb_files import Codec, Fitter, Written
+from zdb.formats.dsb_files import Codec, Fitter, Written, stable_zip
 from zdb.formats.list_layouts import layout
 from zdb.formats.list_model import FileFormat, ListClub, ListFederation, ListMember, RatingList
 from zdb.formats.list_text import csv_text, encode
@@ -120,15 +118,7 @@ def write_verbaende(federations: Iterable[ListFederation], fmt: FileFormat) -> W
 
 def list_zip(files: Sequence[tuple[str, bytes]], stamp: datetime | None = None) -> bytes:
     """A ZIP of ``files`` whose entries carry ``stamp`` (or 1980-01-01): equal data, equal bytes."""
-    moment = (1980, 1, 1, 0, 0, 0) if stamp is None or stamp.year < 1980 else stamp.timetuple()[:6]
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in files:
-            info = zipfile.ZipInfo(name, date_time=moment)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
-    return buffer.getvalue()
+    return stable_zip(files, stamp)
 
 
 def write_rating_list(rating_list: RatingList, formats: Sequence[FileFormat] | None = None) -> Written:
