@@ -5,35 +5,17 @@ Each page is saved as a screenshot in ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.api.world import World
-from tests.web.live_server import serving
-from tests.web.test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, SCREENSHOTS, _check
-from zdb.api.app import create_app
-from zdb.config import Settings
+from tests.web.test_browser import DESKTOP, PHONE, SCREENSHOTS, _check, base_url, browser
+
+__all__ = ["base_url", "browser"]  # the browser tests' fixtures, shared
 
 pytestmark = pytest.mark.parametrize("world_url", ["postgresql"], indirect=True)
 #: the smallest text a phone reader is asked to read, in CSS pixels
 READABLE_PX = 9.5
-
-
-@pytest.fixture(scope="module")
-def base_url(world: World) -> Iterator[str]:
-    with serving(create_app(Settings(database_url=world.url, sweep_seconds=1.0))) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 #: each text of the chart: its box in view-box units, and its height on the screen
