@@ -6,6 +6,8 @@ PORT ?= 8000
 ZDB_HOME ?= $(CURDIR)/var
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The tests run in one process per core (pytest-xdist); TEST_PROCESSES=0 runs them in this one.
+TEST_PROCESSES ?= auto
 
 .PHONY: run test lint bench lock
 
@@ -30,7 +32,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/pytest --cov=zdb.rating --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadscope --cov=zdb.rating --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py --scale 0.1

@@ -13,6 +13,7 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -102,11 +103,21 @@ def database_url(request: pytest.FixtureRequest) -> str:
     return str(request.getfixturevalue(fixture))
 
 
+def _redis_database_of_this_worker(url: str) -> str:
+    """Parallel test processes (pytest-xdist) flush their broker database: each takes its own,
+    the given number plus the worker's index (gw0 → +0, gw1 → +1)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    offset = int(worker.removeprefix("gw") or 0)
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{base + offset}"))
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     url = os.environ.get("ZDB_TEST_REDIS_URL")
     if url:
-        yield url
+        yield _redis_database_of_this_worker(url)
         return
     if not _docker_available():
         pytest.skip("no Redis: set ZDB_TEST_REDIS_URL or run Docker")
