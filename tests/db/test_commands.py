@@ -105,6 +105,12 @@ def test_synth_takes_an_empty_database_and_a_sensible_scale(sqlite_url: str) -> 
     assert code == 0, err
     code, _, err = _zdb(sqlite_url, "synth", "--scale", "0.001")
     assert code == 1 and "the database already holds players" in err
+    # The refusal says how to start over, and that way works.
+    assert "`zdb db downgrade base --yes`, then `zdb db upgrade`" in err
+    assert _zdb(sqlite_url, "db", "downgrade", "base", "--yes")[0] == 0
+    assert _zdb(sqlite_url, "db", "upgrade")[0] == 0
+    code, _, err = _zdb(sqlite_url, "synth", "--scale", "0.001", "--no-recalc")
+    assert code == 0, err
 
 
 def test_a_postgresql_database_is_named_without_its_password(postgres_url: str) -> None:

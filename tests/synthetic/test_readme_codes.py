@@ -31,8 +31,9 @@ def test_every_code_of_the_examples_is_in_the_small_synthetic_federation() -> No
 
 def test_the_synth_line_says_the_default_scale() -> None:
     default = next(p.default for p in synth_command.params if p.name == "scale")
-    line = next(line for line in README.splitlines() if line.startswith("zdb synth"))
-    assert f"[--scale {default}]" in line and f"default {default}" in line
+    # The reference line of "The rating database" (the quick look's line names --scale 0.01).
+    line = next(line for line in README.splitlines() if line.startswith("zdb synth") and "the default" in line)
+    assert f"--scale {default} " in line and f"{default}, the default" in line
 
 
 def test_make_says_what_it_does_while_it_installs() -> None:

@@ -152,7 +152,11 @@ def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> 
     engine = migrated(url)
     with engine.connect() as connection:
         if connection.execute(select(func.count()).select_from(Player)).scalar_one():
-            raise click.ClickException("the database already holds players: synth loads into an empty database")
+            raise click.ClickException(
+                "the database already holds players: synth loads into an empty database; to start over,"
+                " remove everything with `zdb db downgrade base --yes`, then `zdb db upgrade`"
+                " (or name an empty folder with ZDB_HOME)"
+            )
     click.echo(f"generating the synthetic federation (seed {seed}, scale {scale}) ...")
     world = generate(seed=seed, scale=scale)
     with unit_of_work(engine) as session:
