@@ -56,9 +56,12 @@ def downgrade_command(revision: str, url: str | None, yes: bool) -> None:
 @DATABASE_URL
 def recalc_command(from_scratch: bool, url: str | None) -> None:
     """Bring every stored rating up to date now, in this process."""
+    from zdb.cli.progress import progress_line
     from zdb.ratings.runner import run_recalculation
 
-    outcome = run_recalculation(migrated(url), from_scratch=from_scratch, show_progress=sys.stderr.isatty())
+    engine = migrated(url)
+    with progress_line(sys.stderr.isatty()) as report:
+        outcome = run_recalculation(engine, from_scratch=from_scratch, report=report)
     if not outcome.ran:
         click.echo("another recalculation is running; it will take every change into account")
         return
@@ -144,6 +147,7 @@ def _scale(context: click.Context, parameter: click.Parameter, value: float) -> 
 @DATABASE_URL
 def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> None:
     """Load the engine benchmark's synthetic federation into an empty database."""
+    from zdb.cli.progress import progress_line
     from zdb.loaders.synthetic import load_register, load_tournaments
     from zdb.players.models import Player
     from zdb.ratings.runner import run_recalculation
@@ -161,7 +165,8 @@ def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> 
             games = load_tournaments(session, world, advance=bar.update)
     click.echo(f"{len(world.players)} players, {len(world.tournaments)} tournaments, {games} games stored")
     if not no_recalc:
-        outcome = run_recalculation(engine, show_progress=True)
+        with progress_line(True) as report:
+            outcome = run_recalculation(engine, report=report)
         click.echo(f"recalculated from scratch: {outcome.evaluated} tournaments in {outcome.duration_ms} ms")
 
 

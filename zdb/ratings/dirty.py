@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from zdb.db import after_commit
 from zdb.rating import OrderKey
-from zdb.ratings.dispatch import RECALC_REQUESTED
+from zdb.ratings.dispatch import request_recalculation
 from zdb.ratings.models import RecalcState
 
 __all__ = ["dirty_position", "mark_dirty"]
@@ -30,7 +31,7 @@ def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> int | None:
         state.dirty_date, state.dirty_phase, state.dirty_text, state.dirty_id = position
     state.generation += 1
     session.flush()
-    session.info[RECALC_REQUESTED] = True
+    after_commit(session, request_recalculation)
     return state.generation
 
 
