@@ -20,12 +20,12 @@ from sqlalchemy.exc import DataError, IntegrityError
 from tests.api.world import REPLAY
 from tests.db.scenario import submit
 from zdb.api.app import API_PREFIX, app_from_environment, create_app
-from zdb.api.dependencies import Caller, RequestSession
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.models import AuditEntry
 from zdb.auth.service import record_write
 from zdb.config import Settings
 from zdb.db import database_key, engine_for
+from zdb.endpoints.dependencies import Caller, RequestSession
 from zdb.errors import ConflictError, DomainError, ValidationError, ValidationProblem
 from zdb.rating import InvalidInputError
 from zdb.ratings import dispatch, live_progress

@@ -13,12 +13,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.world import MEMBERSHIPS, NAMES, World
-from zdb.api import dependencies
 from zdb.api.app import create_app
-from zdb.api.pagination import Page
 from zdb.auth.principal import PUBLIC, Principal
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
+from zdb.endpoints import dependencies
+from zdb.endpoints.pagination import Page
 from zdb.federations.models import Club, Federation
 from zdb.players.queries import player_card
 from zdb.ratings.queries import club_ratings

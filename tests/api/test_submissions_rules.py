@@ -12,9 +12,9 @@ import pytest
 from tests.api.test_submissions import _body, _counts, _german_trf, _headers, _post, _post_trf
 from tests.api.world import World
 from tests.db.scenario import differences, recalc
-from zdb.api.idempotency import StoredAnswer, claim, remember
 from zdb.auth.service import authenticate
 from zdb.db import engine_for, unit_of_work
+from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.formats.trf import parse_trf
 from zdb.tournaments.validation import (
     Period,

@@ -18,7 +18,7 @@ little between the request and the database as possible:
   history), the club list one (its total and latest change ride on every row; only a page
   beyond the last member asks again); the recalculation's stamp (``Last-Modified``) comes with
   the first. A public caller (no Authorization header) never touches the token table
-  (``zdb.api.dependencies.ReadCaller``).
+  (``zdb.endpoints.dependencies.ReadCaller``).
 """
 
 from __future__ import annotations

@@ -22,10 +22,10 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from zdb.api.conditional import conditional_json, etag_matches
-from zdb.api.dependencies import RequestSession, get_principal
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
 from zdb.auth.repository import last_write_at
+from zdb.endpoints.dependencies import RequestSession, get_principal
 from zdb.formats import dsb_files
 from zdb.ratings import list_queries
 from zdb.ratings.queries import results_stamp

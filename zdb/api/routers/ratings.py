@@ -9,11 +9,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Paging, QueryDateTime, ReadCaller, RequestSession, get_principal
 from zdb.api.hot_reads import club_ratings_answer
 from zdb.api.openapi import problems
-from zdb.api.pagination import MAX_LIMIT, Page
 from zdb.api.routers.federations import ClubCode
+from zdb.endpoints.dependencies import Paging, QueryDateTime, ReadCaller, RequestSession, get_principal
+from zdb.endpoints.pagination import MAX_LIMIT, Page
 from zdb.ratings import queries
 from zdb.ratings.schemas import ClubMemberRating, RatingChangeFeed, RecalcStatus, TopListEntry
 

@@ -20,11 +20,11 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 
-from zdb.api import referee_writes as writes
-from zdb.api.dependencies import Caller, RequestSession, TournamentId
-from zdb.api.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
+from zdb.endpoints import referee_writes as writes
+from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
+from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf, preview
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json

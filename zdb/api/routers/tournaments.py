@@ -9,9 +9,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Paging, PersonNumber, RequestSession, TournamentId, get_principal
 from zdb.api.openapi import problems
-from zdb.api.pagination import Page
+from zdb.endpoints.dependencies import Paging, PersonNumber, RequestSession, TournamentId, get_principal
+from zdb.endpoints.pagination import Page
 from zdb.ratings.queries import explain_rating_change, results_stamp
 from zdb.ratings.schemas import ExplanationOut
 from zdb.tournaments import queries

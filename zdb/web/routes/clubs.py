@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse
 
-from zdb.api.dependencies import RequestSession
 from zdb.auth.principal import PUBLIC
+from zdb.endpoints.dependencies import RequestSession
 from zdb.federations.queries import club
 from zdb.ratings.queries import club_ratings
 from zdb.ratings.schemas import ClubMemberRating

@@ -10,7 +10,7 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from zdb.api.dependencies import RequestSession
+from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
 from zdb.federations.queries import list_clubs, list_federations
 from zdb.ratings.queries import top_list

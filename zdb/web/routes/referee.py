@@ -18,10 +18,10 @@ from fastapi import File, Form, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.responses import Response
 
-from zdb.api.dependencies import RequestSession, TournamentId
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
+from zdb.endpoints.dependencies import RequestSession, TournamentId
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.tournaments.intake import preview

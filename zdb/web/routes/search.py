@@ -14,7 +14,7 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from zdb.api.dependencies import RequestSession
+from zdb.endpoints.dependencies import RequestSession
 from zdb.federations.queries import list_clubs
 from zdb.players.queries import name_terms, search_players
 from zdb.web.overview import overview

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
-from zdb.api.dependencies import PersonNumber, RequestSession, TournamentId
+from zdb.endpoints.dependencies import PersonNumber, RequestSession, TournamentId
 from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, evaluation_report, tournament_detail

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 
-from zdb.api.idempotency import StoredAnswer, claim, remember
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
+from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
