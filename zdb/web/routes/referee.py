@@ -26,7 +26,7 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.tournaments.intake import preview
 from zdb.tournaments.queries import evaluation_report, list_tournaments, tournament_detail
-from zdb.web import referee_writes
+from zdb.web import referee_forms as referee_writes
 from zdb.web.referee_session import forget_token, keep_token, referee, require_same_origin
 from zdb.web.rendering import render, translate
 from zdb.web.routes.language import local_path
