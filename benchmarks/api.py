@@ -10,7 +10,7 @@ Creates a fresh database ``zdb_apibench`` on the server, loads the synthetic fed
 group on 127.0.0.1:
 
 - the real API as ``zdb serve`` runs it in production: uvicorn with uvloop and httptools,
-  ``--workers`` processes, the factory ``zdb.api.app:app_from_environment`` with
+  ``--workers`` processes, the factory ``zdb.app:app_from_environment`` with
   ``ZDB_DATABASE_URL`` set to the bench database and ``ZDB_BROKER_URL`` set to a dummy Redis URL
   (nothing is submitted, so no task is ever sent) and ``ZDB_READ_POOL_SIZE`` (the connections of
   its hot reads' pool, ``zdb.api.read_pool``) set to the baseline's pool size;
@@ -562,9 +562,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     baseline = Server("baseline", _free_port(), "/health")
     try:
         app_dir = str(here.parent)
-        _start(
-            api, "zdb.api.app:app_from_environment", workers=args.workers, env=api_env, log_dir=log_dir, app_dir=app_dir
-        )
+        _start(api, "zdb.app:app_from_environment", workers=args.workers, env=api_env, log_dir=log_dir, app_dir=app_dir)
         factory = f"{Path(__file__).stem}:baseline_app"
         _start(baseline, factory, workers=args.workers, env=bare_env, log_dir=log_dir, app_dir=str(here))
         results = asyncio.run(_measure(api, baseline, pkzs=pkzs, clubs=clubs, args=args, log_dir=log_dir))

@@ -19,7 +19,7 @@ from sqlalchemy.exc import DataError, IntegrityError
 
 from tests.api.world import REPLAY
 from tests.db.scenario import submit
-from zdb.api.app import API_PREFIX, app_from_environment, create_app
+from zdb.app import API_PREFIX, app_from_environment, create_app
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.models import AuditEntry
 from zdb.auth.service import record_write

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from tests.api.conformance import Person, Source, check_against_engine, greedy_rounds, submit_through_api
 from tests.api.world import NAMES, REPLAY
 from tests.db.scenario import differences, recalc
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.bulk import copy_rows
 from zdb.config import Settings

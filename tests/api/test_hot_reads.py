@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.world import MEMBERSHIPS, NAMES, World
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.principal import PUBLIC, Principal
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work

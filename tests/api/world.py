@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from tests.conftest import VECTORS
 from tests.db.scenario import recalc, submit
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.service import create_token, revoke_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work

@@ -20,7 +20,7 @@ from tests.api.world import World
 from tests.conftest import ROOT
 from tests.web.live_server import serving
 from tests.web.trf_files import good_trf, two_errors
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")

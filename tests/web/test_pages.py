@@ -15,7 +15,7 @@ from tests.api.world import PENDING, REPLAY, WITHDRAWN, World
 from tests.db.scenario import submit
 from tests.web.html_text import rows_of as _rows
 from tests.web.html_text import text_of as _text
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 from zdb.web.catalogue import extract_messages
 from zdb.web.i18n import catalogue_path
