@@ -19,11 +19,11 @@ from tests.conftest import VECTORS
 from tests.db.scenario import recalc, submit
 from zdb.app import create_app
 from zdb.auth.service import create_token, revoke_token
+from zdb.common.names import fold_name
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
 from zdb.players.models import Membership, Player
-from zdb.players.names import fold_name
 from zdb.players.service import pkz_by_external_id
 from zdb.tournaments.models import TournamentVersion
 

@@ -6,7 +6,7 @@ and one function that makes the card of their rows (``card_fields``): the API ru
 statements on its asynchronous pool in PostgreSQL (``zdb.api.hot_reads``), so that both ways
 to the card share its SQL and its shape.
 
-Names are searched in their folded form (``zdb.players.names.fold_name``): every word of the
+Names are searched in their folded form (``zdb.common.names.fold_name``): every word of the
 query must occur in ``players.search_name``, so "Müller", "Mueller" and "muller" find the same
 players, and "Müller, Anna" finds Anna Müller.
 """
@@ -21,10 +21,10 @@ from sqlalchemy import ColumnElement, and_, bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.common.names import fold_name
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
-from zdb.players.names import fold_name
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion

@@ -10,9 +10,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows
+from zdb.common.names import fold_name
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.players.models import Player
-from zdb.players.names import fold_name
 
 __all__ = ["NewPlayer", "create_players", "pkz_by_external_id"]
 

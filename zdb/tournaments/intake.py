@@ -19,13 +19,13 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
+from zdb.common.names import fold_name
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
 from zdb.formats.tournament_file import read_tournament_file
 from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
-from zdb.players.names import fold_name
 from zdb.rating import EMPTY_STATE, InvalidInputError, PlayerState, ResultCode, evaluate_tournament
 from zdb.ratings.models import InitialState
 from zdb.ratings.repository import state_before, state_from_columns
