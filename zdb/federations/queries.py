@@ -6,11 +6,11 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session
 
+from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.federations.schemas import ClubOut, FederationOut
 from zdb.players.models import Membership
-from zdb.tournaments.queries import like_pattern
 
 __all__ = ["club", "list_clubs", "list_federations"]
 

@@ -14,21 +14,23 @@ players, and "Müller, Anna" finds Anna Müller.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.common.like import like_pattern
 from zdb.common.names import fold_name
+from zdb.common.utc import as_utc
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion
-from zdb.tournaments.queries import FIGURE_COLUMNS, like_pattern
+from zdb.tournaments.queries import FIGURE_COLUMNS
 
 __all__ = [
     "CARD_HISTORY",
@@ -199,10 +201,7 @@ def rating_at(history: Sequence[Mapping[Any, Any]], initial: tuple[int | None, i
 
 
 def _utc(moment: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes: they are UTC."""
-    if moment is None:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return None if moment is None else as_utc(moment)
 
 
 def card_fields(

@@ -16,12 +16,12 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
+from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.formats.dsb_files import ClubRow, FederationRow, MemberRow
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import HistoryRow, PlayerRating
-from zdb.tournaments.queries import like_pattern
 
 __all__ = ["club_members", "federation_clubs", "federation_members", "federations_of", "require_federation"]
 

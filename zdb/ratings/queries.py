@@ -17,6 +17,8 @@ from sqlalchemy import ColumnElement, DateTime, Select, String, and_, bindparam,
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.common.like import like_pattern
+from zdb.common.utc import as_utc
 from zdb.errors import ConflictError, NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
@@ -39,7 +41,7 @@ from zdb.ratings.schemas import (
 )
 from zdb.ratings.tournament_loader import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
-from zdb.tournaments.queries import FIGURE_COLUMNS, current_run, evaluation_figures, like_pattern
+from zdb.tournaments.queries import FIGURE_COLUMNS, current_run, evaluation_figures
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
@@ -294,10 +296,8 @@ def rating_changes(
     return items, total, changed, since if latest is None else max(_utc(latest), _utc(since))
 
 
-@lru_cache(maxsize=4096)
-def _utc(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes: they are UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+#: many rows share a moment (one run's writes): converted once each
+_utc = lru_cache(maxsize=4096)(as_utc)
 
 
 def _state(session: Session) -> RecalcState:

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, RowMapping, Select, and_, false, func, or_, select
 from sqlalchemy.orm import Session
 
+from zdb.common.like import like_pattern
 from zdb.db import database_key
 from zdb.errors import NotFoundError
 from zdb.locks import RECALCULATION, held
@@ -40,7 +41,6 @@ __all__ = [
     "current_run",
     "evaluation_figures",
     "evaluation_report",
-    "like_pattern",
     "list_tournaments",
     "recalc_running",
     "tournament_detail",
@@ -59,12 +59,6 @@ _RESULTS = {code.value: code for code in ResultCode}
 
 def evaluation_figures(row: RowMapping) -> EvaluationFigures:
     return EvaluationFigures(**{name: row[name] for name in _FIGURES})
-
-
-def like_pattern(text: str, *, prefix_only: bool = False) -> str:
-    """A LIKE pattern matching ``text`` literally (``\\`` is the escape character)."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"{escaped}%" if prefix_only else f"%{escaped}%"
 
 
 def recalc_running(session: Session) -> bool:

@@ -14,7 +14,7 @@ of lines, for scripts that look before they download.
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import datetime
 from email.utils import format_datetime
 from typing import Annotated, Any, Literal
 
@@ -25,6 +25,7 @@ from zdb.api.conditional import conditional_json, etag_matches
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
 from zdb.auth.repository import last_write_at
+from zdb.common.utc import as_utc
 from zdb.endpoints.dependencies import RequestSession, get_principal
 from zdb.formats import dsb_files
 from zdb.ratings import list_queries
@@ -64,10 +65,6 @@ class FileDescription(BaseModel):
     transliterated_characters: int = Field(description="replaced for a legacy encoding", examples=[0])
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
 def _wants_json(request: Request, media_type: str) -> bool:
     accept = request.headers.get("accept", "")
     return "application/json" in accept and media_type.split(";", maxsplit=1)[0] not in accept
@@ -91,7 +88,7 @@ def _file(
         answer = conditional_json(request, description, *stamps)
         answer.headers["Vary"] = "Accept, Authorization"
         return answer
-    known = [_utc(s) for s in stamps if s is not None]
+    known = [as_utc(s) for s in stamps if s is not None]
     modified: datetime = max(known) if known else request.app.state.started_at
     headers = {
         "ETag": etag,
@@ -175,7 +172,7 @@ def rating_list(
     clubs = list_queries.federation_clubs(session, federation)
     federations = list_queries.federations_of(session, federation)
     stamps = [changed, results_stamp(session), last_write_at(session)]
-    known = [_utc(s) for s in stamps if s is not None]
+    known = [as_utc(s) for s in stamps if s is not None]
     written = dsb_files.rating_list_zip(
         members, clubs, federations, dsb_files.codec_of(encoding), max(known) if known else None
     )
