@@ -39,12 +39,12 @@ from zdb.auth.principal import Principal
 from zdb.db import unit_of_work
 from zdb.players.queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
 from zdb.ratings.queries import (
-    RESULTS_STAMP_COLUMNS,
     club_page_fields,
     club_params,
     club_statements,
     results_stamp_of,
 )
+from zdb.ratings.recalc_state import RESULTS_STAMP_COLUMNS
 
 __all__ = ["club_ratings_answer", "fetch", "player_card_answer"]
 

@@ -122,11 +122,11 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
     from zdb.ratings.export import export_replay
-    from zdb.ratings.models import RecalcState
+    from zdb.ratings.recalc_state import is_dirty
 
     with unit_of_work(migrated(url)) as session:
         document = export_replay(session)
-        pending = session.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is not None
+        pending = is_dirty(session)
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
     if pending:
         click.echo("note: changes wait for a recalculation (zdb recalc); these are the last run's results", err=True)

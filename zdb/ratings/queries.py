@@ -24,7 +24,8 @@ from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
-from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating, RecalcState
+from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
+from zdb.ratings.recalc_state import RESULTS_STAMP_COLUMNS, current_run, read_state
 from zdb.ratings.repository import state_from_columns
 from zdb.ratings.schemas import (
     ClassicTermsOut,
@@ -41,11 +42,10 @@ from zdb.ratings.schemas import (
 )
 from zdb.ratings.tournament_loader import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
-from zdb.tournaments.queries import FIGURE_COLUMNS, current_run, evaluation_figures
+from zdb.tournaments.queries import FIGURE_COLUMNS, evaluation_figures
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
-    "RESULTS_STAMP_COLUMNS",
     "club_page_fields",
     "club_params",
     "club_ratings",
@@ -300,12 +300,8 @@ def rating_changes(
 _utc = lru_cache(maxsize=4096)(as_utc)
 
 
-def _state(session: Session) -> RecalcState:
-    return session.execute(select(RecalcState).where(RecalcState.id == 1)).scalar_one()
-
-
 def recalc_status(session: Session) -> RecalcStatus:
-    s = _state(session)
+    s = read_state(session)
     dirty = None
     if s.dirty_date is not None:
         assert s.dirty_phase is not None and s.dirty_text is not None and s.dirty_id is not None
@@ -330,15 +326,6 @@ def recalc_status(session: Session) -> RecalcStatus:
         progress=RecalcProgress(done=run[1], total=run[2]) if run else None,
         last_run=last,
     )
-
-
-_RS = RecalcState
-#: when the stored results last changed or began to, as columns to add to any statement (the
-#: recalculation's latest moments); ``results_stamp_of`` reads them
-RESULTS_STAMP_COLUMNS = tuple(
-    select(column).where(_RS.id == 1).scalar_subquery().label(f"results_{column.key}")
-    for column in (_RS.last_finished_at, _RS.running_since, _RS.last_started_at)
-)
 
 
 def results_stamp_of(row: Mapping[Any, Any]) -> datetime | None:

@@ -16,13 +16,13 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from zdb.db import database_key, unit_of_work
 from zdb.ratings import live_progress
-from zdb.ratings.models import RecalcState
 from zdb.ratings.recalc import RecalcOutcome, recalculate
+from zdb.ratings.recalc_state import write_aside
 
 __all__ = ["run_recalculation"]
 
@@ -76,8 +76,7 @@ class _ProgressWriter:
     def _write(self, **values: object) -> None:
         # Outside the run's transaction, so that others can read it now.
         with self._engine.connect() as connection:
-            connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
-            connection.commit()
+            write_aside(connection, **values)
 
 
 def _error_text(error: Exception) -> str:
@@ -103,8 +102,7 @@ def _record_failure(engine: Engine, began: datetime, error: Exception, was_runni
         values["running_since"] = None
     try:
         with engine.connect() as connection:
-            connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
-            connection.commit()
+            write_aside(connection, **values)
     except SQLAlchemyError:  # the database itself may be what failed: the error is raised anyway
         _log.warning("could not record the failed recalculation's error", exc_info=True)
 

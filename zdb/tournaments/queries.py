@@ -14,13 +14,11 @@ from sqlalchemy import ColumnElement, RowMapping, Select, and_, false, func, or_
 from sqlalchemy.orm import Session
 
 from zdb.common.like import like_pattern
-from zdb.db import database_key
 from zdb.errors import NotFoundError
-from zdb.locks import RECALCULATION, held
 from zdb.players.models import Player
 from zdb.rating import ResultCode
-from zdb.ratings import live_progress
-from zdb.ratings.models import Evaluation, RecalcState
+from zdb.ratings.models import Evaluation
+from zdb.ratings.recalc_state import recalc_running
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 from zdb.tournaments.schemas import (
     Crosstable,
@@ -38,11 +36,9 @@ from zdb.tournaments.schemas import (
 __all__ = [
     "FIGURE_COLUMNS",
     "crosstable",
-    "current_run",
     "evaluation_figures",
     "evaluation_report",
     "list_tournaments",
-    "recalc_running",
     "tournament_detail",
 ]
 
@@ -59,27 +55,6 @@ _RESULTS = {code.value: code for code in ResultCode}
 
 def evaluation_figures(row: RowMapping) -> EvaluationFigures:
     return EvaluationFigures(**{name: row[name] for name in _FIGURES})
-
-
-def recalc_running(session: Session) -> bool:
-    return current_run(session) is not None
-
-
-def current_run(session: Session) -> tuple[datetime, int, int] | None:
-    """The recalculation running now, if one is: since when, tournaments done and to do.
-
-    PostgreSQL: a run that marked itself running and still holds the lock (a run killed
-    half-way leaves its marks behind until the next run). SQLite: a run in this process
-    (``live_progress``; the database has one writer, and during a run that is the run)."""
-    bind = session.get_bind()
-    if bind.dialect.name != "postgresql":
-        live = live_progress.current(database_key(bind))
-        return None if live is None else (live.since, live.done, live.total)
-    s = RecalcState
-    row = session.execute(select(s.running_since, s.progress_done, s.progress_total).where(s.id == 1)).one()
-    if row.running_since is None or not held(session, RECALCULATION):
-        return None
-    return row.running_since, row.progress_done, row.progress_total
 
 
 def _status(stored: str, running: bool) -> TournamentStatus:
