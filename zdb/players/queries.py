@@ -28,9 +28,9 @@ from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
+from zdb.ratings.evaluation_report import FIGURE_COLUMNS
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion
-from zdb.tournaments.queries import FIGURE_COLUMNS
 
 __all__ = [
     "CARD_HISTORY",

@@ -24,6 +24,7 @@ from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
+from zdb.ratings.evaluation_report import FIGURE_COLUMNS, evaluation_figures
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
 from zdb.ratings.recalc_state import RESULTS_STAMP_COLUMNS, current_run, read_state
 from zdb.ratings.repository import state_from_columns
@@ -42,7 +43,6 @@ from zdb.ratings.schemas import (
 )
 from zdb.ratings.tournament_loader import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
-from zdb.tournaments.queries import FIGURE_COLUMNS, evaluation_figures
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [

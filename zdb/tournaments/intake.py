@@ -26,19 +26,17 @@ from zdb.formats.tournament_file import read_tournament_file
 from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
-from zdb.rating import EMPTY_STATE, InvalidInputError, PlayerState, ResultCode, evaluate_tournament
-from zdb.ratings.models import InitialState
-from zdb.ratings.repository import state_before, state_from_columns
+from zdb.rating import InvalidInputError, ResultCode
 from zdb.tournaments.json_reading import JsonTournament
 from zdb.tournaments.person_facts import KnownPerson, known_people, learn_birth_years
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission
-from zdb.tournaments.submission_schemas import PlayerIn, PreviewOut, PreviewRowOut, TournamentIn, WarningOut
+from zdb.tournaments.submission_schemas import PlayerIn, TournamentIn
 from zdb.tournaments.validation import check_dates, check_kind, check_pairings, check_time_control
 
-__all__ = ["Intake", "TrfMeta", "intake_json", "intake_trf", "preview"]
+__all__ = ["PREVIEW_ID", "Intake", "TrfMeta", "intake_json", "intake_trf"]
 
 #: the order key's id of a previewed tournament: after every stored one of its date and acronym
-_PREVIEW_ID = 2**31 - 1
+PREVIEW_ID = 2**31 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +313,7 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
         ),
     )  # fmt: skip
     try:
-        submission.engine_view(tournament_id or _PREVIEW_ID)
+        submission.engine_view(tournament_id or PREVIEW_ID)
     except InvalidInputError as error:  # pragma: no cover - the checks above catch these first
         raise ValidationError([ValidationProblem(error.place, error.problem)], warnings) from None
     return Intake(
@@ -402,41 +400,3 @@ def intake_trf(
 ) -> Intake:
     """A TRF file read by ``zdb.formats.trf``: its errors (with line numbers) and ours in one list."""
     return _finish(session, _from_trf(read_tournament_file(data), meta), create=create, tournament_id=tournament_id)
-
-
-def _states(session: Session, submission: TournamentSubmission) -> dict[str, PlayerState]:
-    """Each participant's stored state just before the tournament's place. A correction takes
-    its own place (its id) and never counts the stored version it replaces."""
-    known = [p.pkz for p in submission.players if p.pkz > 0]
-    initial = {
-        str(r.player_pkz): state_from_columns(r.rating, r.rating_index, r.leftover)
-        for r in session.query(InitialState).filter(InitialState.player_pkz.in_(known))
-    }
-    corrected = submission.tournament_id
-    key = (submission.end_date, 1, submission.acronym, corrected or _PREVIEW_ID)
-    states = {str(pkz): state_before(session, initial, str(pkz), key, skip_tournament=corrected) for pkz in known}
-    states.update({str(p.pkz): EMPTY_STATE for p in submission.players if p.pkz < 0})
-    return states
-
-
-def preview(session: Session, intake: Intake) -> PreviewOut:
-    """The evaluation the tournament would get now (spec §1's rule set of its end date), from
-    each participant's stored state just before it; nothing is written."""
-    submission = intake.submission
-    evaluation = evaluate_tournament(
-        submission.engine_view(submission.tournament_id or _PREVIEW_ID), _states(session, submission)
-    )
-    rows = []
-    for k, (row, player) in enumerate(zip(evaluation.rows, submission.players, strict=True)):
-        rows.append(
-            PreviewRowOut(
-                start_no=k + 1, pkz=player.pkz if player.pkz > 0 else None, name=intake.names[k],
-                name_in_file=intake.names_in_file[k] if intake.names_in_file else None,
-                rule_set=evaluation.rule_set, member=row.member, stage=row.stage.value,
-                fide_start=row.fide_start, r0=row.r0, i0=row.i0, w=row.w, n=row.n, unrated_games=row.unrated_games,
-                we=row.we, e=row.e, k=row.k, rh=row.rh, sonder=row.sonder, rn=row.rn, i_new=row.i_new,
-                stored=row.stored, leftover_used=row.leftover_used, leftover_stored=row.leftover_stored,
-            )
-        )  # fmt: skip
-    warnings = [WarningOut(place=w.place, message=w.message) for w in intake.warnings]
-    return PreviewOut(rule_set=evaluation.rule_set, rows=rows, warnings=warnings)

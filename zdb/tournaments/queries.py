@@ -1,5 +1,6 @@
 """All SQL of the tournament read side: the list (period, federation subtree, text, status),
-one tournament with its versions, its evaluation report and its crosstable.
+one tournament with its versions and its crosstable (its evaluation report is on the ratings
+side, ``zdb.ratings.evaluation_report``).
 
 A tournament's status as the API shows it adds "evaluating" to the stored ones: a tournament
 that waits for the recalculation while a run is in progress.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, RowMapping, Select, and_, false, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, false, func, or_, select
 from sqlalchemy.orm import Session
 
 from zdb.common.like import like_pattern
@@ -24,9 +25,6 @@ from zdb.tournaments.schemas import (
     Crosstable,
     CrosstableGame,
     CrosstableRow,
-    EvaluationFigures,
-    EvaluationReport,
-    ReportRowOut,
     TournamentDetail,
     TournamentStatus,
     TournamentSummary,
@@ -34,27 +32,13 @@ from zdb.tournaments.schemas import (
 )
 
 __all__ = [
-    "FIGURE_COLUMNS",
     "crosstable",
-    "evaluation_figures",
-    "evaluation_report",
     "list_tournaments",
+    "summary_of",
     "tournament_detail",
 ]
 
-#: the stored figures of an evaluation row, as selected for ``evaluation_figures``
-FIGURE_COLUMNS = (
-    Evaluation.rule_set, Evaluation.member, Evaluation.stage, Evaluation.fide_start, Evaluation.r0, Evaluation.i0,
-    Evaluation.w, Evaluation.n, Evaluation.unrated_games, Evaluation.we, Evaluation.e, Evaluation.k, Evaluation.rh,
-    Evaluation.sonder, Evaluation.rn, Evaluation.i_new, Evaluation.stored, Evaluation.leftover_used,
-    Evaluation.leftover_stored,
-)  # fmt: skip
-_FIGURES = tuple(column.key for column in FIGURE_COLUMNS)
 _RESULTS = {code.value: code for code in ResultCode}
-
-
-def evaluation_figures(row: RowMapping) -> EvaluationFigures:
-    return EvaluationFigures(**{name: row[name] for name in _FIGURES})
 
 
 def _status(stored: str, running: bool) -> TournamentStatus:
@@ -145,7 +129,7 @@ def list_tournaments(
     return [_summary(row, running) for row in rows], total, max(stamps, default=None)
 
 
-def _summary_of(session: Session, tournament_id: int) -> tuple[Any, TournamentSummary]:
+def summary_of(session: Session, tournament_id: int) -> tuple[Any, TournamentSummary]:
     row = session.execute(_summary_query().where(TournamentRecord.id == tournament_id)).first()
     if row is None:
         raise NotFoundError(f"tournament {tournament_id} does not exist")
@@ -153,7 +137,7 @@ def _summary_of(session: Session, tournament_id: int) -> tuple[Any, TournamentSu
 
 
 def tournament_detail(session: Session, tournament_id: int) -> TournamentDetail:
-    _, summary = _summary_of(session, tournament_id)
+    _, summary = summary_of(session, tournament_id)
     record = session.get(TournamentRecord, tournament_id)
     assert record is not None
     v = TournamentVersion
@@ -181,38 +165,9 @@ def tournament_detail(session: Session, tournament_id: int) -> TournamentDetail:
     )
 
 
-def evaluation_report(session: Session, tournament_id: int) -> EvaluationReport:
-    """The stored evaluation: every participant's figures, in the submission's order."""
-    row, summary = _summary_of(session, tournament_id)
-    version = row.evaluated_version
-    rows: list[ReportRowOut] = []
-    if version is not None:
-        e, p = Evaluation, Player
-        found = session.execute(
-            select(e.position, e.player_pkz, p.surname, p.given_name, *FIGURE_COLUMNS)
-            .join(p, p.pkz == e.player_pkz)
-            .where(e.tournament_id == tournament_id, e.version == version)
-            .order_by(e.position)
-        ).all()
-        rows = [
-            ReportRowOut(
-                position=r.position, pkz=r.player_pkz, surname=r.surname, given_name=r.given_name,
-                **evaluation_figures(r._mapping).model_dump(),
-            )
-            for r in found
-        ]  # fmt: skip
-    return EvaluationReport(
-        tournament=summary,
-        version=version,
-        current=version == row.current_version and row.status == "evaluated",
-        rule_set=rows[0].rule_set if rows else None,
-        rows=rows,
-    )
-
-
 def crosstable(session: Session, tournament_id: int) -> Crosstable:
     """The current version's participants in start-number order, each with his games."""
-    head, summary = _summary_of(session, tournament_id)
+    head, summary = summary_of(session, tournament_id)
     version = head.current_version
     p, pl, e, g = Participation, Player, Evaluation, GameRow
     participants = session.execute(

@@ -26,7 +26,8 @@ from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
-from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf, preview
+from zdb.ratings.preview import preview
+from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
 from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
 

@@ -12,6 +12,7 @@ from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
 from zdb.endpoints.dependencies import Paging, PersonNumber, RequestSession, TournamentId, get_principal
 from zdb.endpoints.pagination import Page
+from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.queries import explain_rating_change, results_stamp
 from zdb.ratings.schemas import ExplanationOut
 from zdb.tournaments import queries
@@ -62,7 +63,7 @@ def tournament(*, request: Request, session: RequestSession, tournament_id: Tour
     responses=problems(404),
 )
 def evaluation(*, request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
-    report = queries.evaluation_report(session, tournament_id)
+    report = evaluation_report(session, tournament_id)
     return conditional_json(request, report, report.tournament.submitted_at, results_stamp(session))
 
 

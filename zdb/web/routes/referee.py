@@ -24,8 +24,9 @@ from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import RequestSession, TournamentId
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
-from zdb.tournaments.intake import preview
-from zdb.tournaments.queries import evaluation_report, list_tournaments, tournament_detail
+from zdb.ratings.evaluation_report import evaluation_report
+from zdb.ratings.preview import preview
+from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.web import referee_forms as referee_writes
 from zdb.web.referee_session import forget_token, keep_token, referee, require_same_origin
 from zdb.web.rendering import render, translate
