@@ -24,8 +24,8 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from workers.celery_app import app
 from zdb.config import settings
 from zdb.db import engine_for
-from zdb.ratings.recalc_state import is_dirty
-from zdb.ratings.runner import run_recalculation
+from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.ratings.recalculation.state import is_dirty
 
 __all__ = ["TRANSIENT_ERRORS", "dispatch", "recalculate", "request", "sweep"]
 
@@ -104,5 +104,5 @@ def _marks(broker_url: str) -> redis.Redis | None:
 
 
 def dispatch() -> None:
-    """The production dispatcher (``zdb.ratings.dispatch.set_dispatcher``)."""
+    """The production dispatcher (``zdb.ratings.recalculation.dispatch.set_dispatcher``)."""
     request(app)

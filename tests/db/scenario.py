@@ -10,9 +10,9 @@ from tests.vector_compare import assert_rows, canonical_states
 from zdb.db import engine_for, unit_of_work
 from zdb.ratings.export import export_replay
 from zdb.ratings.models import RecalcState
-from zdb.ratings.recalc import RecalcOutcome
-from zdb.ratings.runner import run_recalculation
-from zdb.ratings.verify import verify
+from zdb.ratings.recalculation.replay import RecalcOutcome
+from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.ratings.recalculation.verify import verify
 from zdb.tournaments.importer import import_replay_document
 
 

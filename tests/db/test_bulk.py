@@ -13,9 +13,9 @@ from tests.db.scenario import submit
 from zdb.bulk import TextCopies, copy_text, escape_copy_text, keys_table, stream_rows
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
-from zdb.ratings.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState
-from zdb.ratings.repository import delete_rows
+from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
+from zdb.ratings.recalculation.repository import delete_rows
 from zdb.tournaments.models import Participation
 
 REPLAY = VECTORS["replays"][0]

@@ -26,7 +26,7 @@ from workers.celery_app import create_app
 from zdb.config import Settings, settings
 from zdb.db import engine_for
 from zdb.ratings.models import HistoryRow, RecalcState
-from zdb.ratings.recalc import LOCK_KEY
+from zdb.ratings.recalculation.replay import LOCK_KEY
 
 REPLAY = VECTORS["replays"][0]
 

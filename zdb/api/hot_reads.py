@@ -44,7 +44,7 @@ from zdb.ratings.queries import (
     club_statements,
     results_stamp_of,
 )
-from zdb.ratings.recalc_state import RESULTS_STAMP_COLUMNS
+from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS
 
 __all__ = ["club_ratings_answer", "fetch", "player_card_answer"]
 

@@ -57,7 +57,7 @@ def downgrade_command(revision: str, url: str | None, yes: bool) -> None:
 def recalc_command(from_scratch: bool, url: str | None) -> None:
     """Bring every stored rating up to date now, in this process."""
     from zdb.cli.progress import progress_line
-    from zdb.ratings.runner import run_recalculation
+    from zdb.ratings.recalculation.runner import run_recalculation
 
     engine = migrated(url)
     with progress_line(sys.stderr.isatty()) as report:
@@ -77,7 +77,7 @@ def recalc_command(from_scratch: bool, url: str | None) -> None:
 @DATABASE_URL
 def verify_command(limit: int, url: str | None) -> None:
     """Recompute the whole time line in memory and compare it with every stored figure."""
-    from zdb.ratings.verify import verify
+    from zdb.ratings.recalculation.verify import verify
 
     with unit_of_work(migrated(url)) as session:
         differences = verify(session)
@@ -96,7 +96,7 @@ def verify_command(limit: int, url: str | None) -> None:
 @DATABASE_URL
 def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None:
     """Take in a time line in the vectors' replay input format, then recalculate."""
-    from zdb.ratings.runner import run_recalculation
+    from zdb.ratings.recalculation.runner import run_recalculation
     from zdb.tournaments.importer import import_replay_document
 
     source = file.name if file.name != "<stdin>" else "stdin"
@@ -122,7 +122,7 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
     from zdb.ratings.export import export_replay
-    from zdb.ratings.recalc_state import is_dirty
+    from zdb.ratings.recalculation.state import is_dirty
 
     with unit_of_work(migrated(url)) as session:
         document = export_replay(session)
@@ -150,7 +150,7 @@ def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> 
     from zdb.cli.progress import progress_line
     from zdb.loaders.synthetic import load_register, load_tournaments
     from zdb.players.models import Player
-    from zdb.ratings.runner import run_recalculation
+    from zdb.ratings.recalculation.runner import run_recalculation
     from zdb.synthetic import generate
 
     engine = migrated(url)

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from zdb.rating import EMPTY_STATE, PlayerState, evaluate_tournament
 from zdb.ratings.models import InitialState
-from zdb.ratings.repository import state_before, state_from_columns
+from zdb.ratings.recalculation.repository import state_before, state_from_columns
 from zdb.tournaments.intake import PREVIEW_ID, Intake
 from zdb.tournaments.service import TournamentSubmission
 from zdb.tournaments.submission_schemas import PreviewOut, PreviewRowOut, WarningOut

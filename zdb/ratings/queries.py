@@ -26,8 +26,9 @@ from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS, evaluation_figures
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
-from zdb.ratings.recalc_state import RESULTS_STAMP_COLUMNS, current_run, read_state
-from zdb.ratings.repository import state_from_columns
+from zdb.ratings.recalculation.repository import state_from_columns
+from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS, current_run, read_state
+from zdb.ratings.recalculation.tournament_loader import load_tournaments
 from zdb.ratings.schemas import (
     ClassicTermsOut,
     ClubMemberRating,
@@ -41,7 +42,6 @@ from zdb.ratings.schemas import (
     TopListEntry,
     Wo2026TermsOut,
 )
-from zdb.ratings.tournament_loader import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
 from zdb.tournaments.schemas import EvaluationFigures
 

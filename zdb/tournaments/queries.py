@@ -19,7 +19,7 @@ from zdb.errors import NotFoundError
 from zdb.players.models import Player
 from zdb.rating import ResultCode
 from zdb.ratings.models import Evaluation
-from zdb.ratings.recalc_state import recalc_running
+from zdb.ratings.recalculation.state import recalc_running
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 from zdb.tournaments.schemas import (
     Crosstable,

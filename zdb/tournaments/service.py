@@ -18,7 +18,7 @@ from zdb.errors import ConflictError, NotFoundError, ValidationError, Validation
 from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
 from zdb.rating import Game, InvalidInputError, OrderKey, Participant, ResultCode, Tournament
-from zdb.ratings.dirty import mark_dirty
+from zdb.ratings.recalculation.dirty import mark_dirty
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["SubmittedGame", "SubmittedPlayer", "TournamentSubmission", "submit_tournaments", "withdraw_tournament"]

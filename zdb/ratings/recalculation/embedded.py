@@ -9,9 +9,9 @@ import threading
 
 from sqlalchemy import Engine
 
-from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
-from zdb.ratings.recalc_state import is_dirty
-from zdb.ratings.runner import run_recalculation
+from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
+from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.ratings.recalculation.state import is_dirty
 
 __all__ = ["EmbeddedRecalculator"]
 

@@ -20,9 +20,9 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from zdb.db import database_key, unit_of_work
-from zdb.ratings import live_progress
-from zdb.ratings.recalc import RecalcOutcome, recalculate
-from zdb.ratings.recalc_state import write_aside
+from zdb.ratings.recalculation import live_progress
+from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
+from zdb.ratings.recalculation.state import write_aside
 
 __all__ = ["run_recalculation"]
 

@@ -40,8 +40,8 @@ from zdb.rating import (
     Tournament,
     order_key,
 )
-from zdb.ratings.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, StartRatingRow
+from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
 
 __all__ = [
     "EVALUATION_VALUES",

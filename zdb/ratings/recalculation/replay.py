@@ -41,12 +41,12 @@ from zdb.rating import (
     replay_incremental,
     replay_steps,
 )
-from zdb.ratings import mending, tournament_loader
-from zdb.ratings import repository as repo
 from zdb.ratings.models import Evaluation, HistoryRow, StartRatingRow
-from zdb.ratings.recalc_state import finish_run, run_start
-from zdb.ratings.shadow_tables import ShadowTables
-from zdb.ratings.stored_walk import StoredWalk
+from zdb.ratings.recalculation import mending, tournament_loader
+from zdb.ratings.recalculation import repository as repo
+from zdb.ratings.recalculation.shadow_tables import ShadowTables
+from zdb.ratings.recalculation.state import finish_run, run_start
+from zdb.ratings.recalculation.stored_walk import StoredWalk
 from zdb.tournaments import repository as tournaments
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import stream_rows
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, Tournament, order_key, replay_steps
-from zdb.ratings import repository as repo
-from zdb.ratings import tournament_loader
 from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.ratings.recalculation import repository as repo
+from zdb.ratings.recalculation import tournament_loader
 from zdb.tournaments import repository as tournaments
 
 __all__ = ["verify"]
