@@ -194,7 +194,7 @@ def _load(url: str, scale: float, seed: int, samples: int) -> tuple[dict[str, An
     """The recalculated synthetic federation; a random sample of person numbers and of club codes
     with at least one current member."""
     from zdb.db import create_db_engine, unit_of_work
-    from zdb.loaders.synthetic import load_register, load_tournaments
+    from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.migrate import upgrade
     from zdb.ratings.recalculation.runner import run_recalculation
     from zdb.synthetic import generate

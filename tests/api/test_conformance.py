@@ -23,9 +23,9 @@ from zdb.auth.service import create_token
 from zdb.bulk import copy_rows
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
+from zdb.exchange.synthetic import organiser_prefixes, prefix_of
 from zdb.federations.models import Club, Federation
 from zdb.formats.rating_json import load_replay_request
-from zdb.loaders.synthetic import organiser_prefixes, prefix_of
 from zdb.players.service import NewPlayer, create_players
 from zdb.rating import Game, ResultCode, Tournament, Withdrawal
 from zdb.ratings.service import set_initial_states

@@ -96,8 +96,8 @@ def verify_command(limit: int, url: str | None) -> None:
 @DATABASE_URL
 def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None:
     """Take in a time line in the vectors' replay input format, then recalculate."""
+    from zdb.exchange.replay_import import import_replay_document
     from zdb.ratings.recalculation.runner import run_recalculation
-    from zdb.tournaments.importer import import_replay_document
 
     source = file.name if file.name != "<stdin>" else "stdin"
     engine = migrated(url)
@@ -121,7 +121,7 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 @DATABASE_URL
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
-    from zdb.ratings.export import export_replay
+    from zdb.exchange.replay_export import export_replay
     from zdb.ratings.recalculation.state import is_dirty
 
     with unit_of_work(migrated(url)) as session:
@@ -148,7 +148,7 @@ def _scale(context: click.Context, parameter: click.Parameter, value: float) -> 
 def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> None:
     """Load the engine benchmark's synthetic federation into an empty database."""
     from zdb.cli.progress import progress_line
-    from zdb.loaders.synthetic import load_register, load_tournaments
+    from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.players.models import Player
     from zdb.ratings.recalculation.runner import run_recalculation
     from zdb.synthetic import generate
