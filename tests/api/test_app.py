@@ -105,11 +105,18 @@ def test_a_database_out_of_reach_is_answered_503(caplog: pytest.LogCaptureFixtur
 @pytest.mark.parametrize(
     ("error", "status", "kind", "errors"),
     [
-        (ValidationError([ValidationProblem("players[2].pid", "listed twice"), ValidationProblem("line 7", "bad")]),
-         422, "invalid-submission", [{"place": "players[2].pid", "message": "listed twice"},
-                                     {"place": "line 7", "message": "bad"}]),
-        (InvalidInputError("games[0].white", "unknown player 'X'"), 422, "invalid-submission",
-         [{"place": "games[0].white", "message": "unknown player 'X'"}]),
+        (
+            ValidationError([ValidationProblem("players[2].pid", "listed twice"), ValidationProblem("line 7", "bad")]),
+            422,
+            "invalid-submission",
+            [{"place": "players[2].pid", "message": "listed twice"}, {"place": "line 7", "message": "bad"}],
+        ),
+        (
+            InvalidInputError("games[0].white", "unknown player 'X'"),
+            422,
+            "invalid-submission",
+            [{"place": "games[0].white", "message": "unknown player 'X'"}],
+        ),
         (PermissionDeniedError("not in your region"), 403, "forbidden", []),
         (DomainError("something else"), 400, "bad-request", []),
         (IntegrityError("INSERT", {}, Exception("duplicate key")), 409, "conflict", []),
@@ -118,7 +125,7 @@ def test_a_database_out_of_reach_is_answered_503(caplog: pytest.LogCaptureFixtur
         (psycopg.errors.UniqueViolation("duplicate key"), 409, "conflict", []),
         (psycopg.errors.NumericValueOutOfRange("integer out of range"), 422, "invalid-submission", []),
     ],
-)  # fmt: skip
+)
 def test_domain_errors_map_to_problems(
     sqlite_url: str, error: Exception, status: int, kind: str, errors: list[dict[str, str]]
 ) -> None:

@@ -128,8 +128,12 @@ def test_club_without_current_members(database_url: str) -> None:
             assert answer.json() == {"items": [], "total": 0, "limit": 5000, "offset": params.get("offset", 0)}
             since = params.get("changed_since")
             items, total, _ = club_ratings(
-                session, "E0001", PUBLIC, changed_since=None if since is None else datetime.fromisoformat(since),
-                limit=5000, offset=int(params.get("offset", 0)),
-            )  # fmt: skip
+                session,
+                "E0001",
+                PUBLIC,
+                changed_since=None if since is None else datetime.fromisoformat(since),
+                limit=5000,
+                offset=int(params.get("offset", 0)),
+            )
             assert (items, total) == ([], 0)
         assert client.get("/api/v1/clubs/E0002/ratings").status_code == 404

@@ -109,9 +109,10 @@ def _big_trf(world: World) -> tuple[str, dict[int, str]]:
             how[no] = "new"
         rating = ratings[no] if fide else ""
         lines.append(
-            player_line(no, name, cells[no], sex=sex, rating=rating, fed="GER", fide=fide, birth=birth,
-                        points=points[no])
-        )  # fmt: skip
+            player_line(
+                no, name, cells[no], sex=sex, rating=rating, fed="GER", fide=fide, birth=birth, points=points[no]
+            )
+        )
         if national is not None:
             lines.append(_german_line(no, sex=sex, name=name, dwz=ratings[no], national=national, birth=birth))
     return "\n".join(lines) + "\n", how

@@ -108,8 +108,15 @@ def test_database_problems_in_one_answer(fresh: World) -> None:
     answer = _post(fresh, _body(fresh, acronym="AB", federation="C9", players=players), "admin")
     assert answer.status_code == 422
     errors = {e["place"]: e["message"] for e in answer.json()["errors"]}
-    assert set(errors) == {"body.acronym", "body.federation", "body.players[0].pkz", "body.players[2]",
-                           "body.players[3]", "body.players[4].club", "body.players[6]"}  # fmt: skip
+    assert set(errors) == {
+        "body.acronym",
+        "body.federation",
+        "body.players[0].pkz",
+        "body.players[2]",
+        "body.players[3]",
+        "body.players[4].club",
+        "body.players[6]",
+    }
     assert str(fresh.pkz["A"]) in errors["body.players[2]"]
     assert _counts(fresh.url) == before
 
@@ -134,9 +141,11 @@ def test_trf_correction_and_unrated_draws(fresh: World) -> None:
     assert parse_trf(corrected).ok
     headers = _headers(fresh, "referee_c", **{"Content-Type": "application/octet-stream"})
     answer = fresh.client.put(
-        f"/api/v1/tournaments/{tid}/trf", params={"acronym": "TRF", "federation": "C03"}, content=corrected,
+        f"/api/v1/tournaments/{tid}/trf",
+        params={"acronym": "TRF", "federation": "C03"},
+        content=corrected,
         headers=headers,
-    )  # fmt: skip
+    )
     assert answer.status_code == 200, answer.text
     assert answer.json()["version"] == 2
     crosstable = fresh.get(f"/tournaments/{tid}/crosstable").json()

@@ -51,8 +51,11 @@ def worker(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[str]:
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "zdb", "worker", "--loglevel=warning"],
-            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
         try:
             yield redis_url
         finally:

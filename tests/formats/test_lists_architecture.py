@@ -14,9 +14,17 @@ from tests.purity import assert_calls_no_clock_or_io
 FORMATS = Path(zdb.formats.__file__).parent
 MODULES = [
     FORMATS / f"{name}.py"
-    for name in ("list_model", "list_layouts", "list_text", "list_reader", "list_writer", "fide_list", "fide_txt",
-                 "fide_xml")
-]  # fmt: skip
+    for name in (
+        "list_model",
+        "list_layouts",
+        "list_text",
+        "list_reader",
+        "list_writer",
+        "fide_list",
+        "fide_txt",
+        "fide_xml",
+    )
+]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda path: path.stem)

@@ -63,11 +63,14 @@ def _clubs(session: Session, conditions: list[ColumnElement[bool]], limit: int, 
     ).all()
     return [
         ClubOut(
-            code=r.code, name=r.name, federation_prefix=r.federation_prefix, members=r.members,
+            code=r.code,
+            name=r.name,
+            federation_prefix=r.federation_prefix,
+            members=r.members,
             active_members=r.active_members,
         )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 def club(session: Session, code: str) -> ClubOut:

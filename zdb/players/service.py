@@ -32,9 +32,18 @@ class NewPlayer:
 
 
 _COLUMNS = (
-    "pkz", "external_id", "surname", "given_name", "search_name", "sex", "birth_year", "birth_date", "fide_id",
-    "nation", "guest",
-)  # fmt: skip
+    "pkz",
+    "external_id",
+    "surname",
+    "given_name",
+    "search_name",
+    "sex",
+    "birth_year",
+    "birth_date",
+    "fide_id",
+    "nation",
+    "guest",
+)
 
 
 def create_players(session: Session, players: Sequence[NewPlayer]) -> list[int]:

@@ -15,11 +15,26 @@ __all__ = ["FIGURE_COLUMNS", "evaluation_figures", "evaluation_report"]
 
 #: the stored figures of an evaluation row, as selected for ``evaluation_figures``
 FIGURE_COLUMNS = (
-    Evaluation.rule_set, Evaluation.member, Evaluation.stage, Evaluation.fide_start, Evaluation.r0, Evaluation.i0,
-    Evaluation.w, Evaluation.n, Evaluation.unrated_games, Evaluation.we, Evaluation.e, Evaluation.k, Evaluation.rh,
-    Evaluation.sonder, Evaluation.rn, Evaluation.i_new, Evaluation.stored, Evaluation.leftover_used,
+    Evaluation.rule_set,
+    Evaluation.member,
+    Evaluation.stage,
+    Evaluation.fide_start,
+    Evaluation.r0,
+    Evaluation.i0,
+    Evaluation.w,
+    Evaluation.n,
+    Evaluation.unrated_games,
+    Evaluation.we,
+    Evaluation.e,
+    Evaluation.k,
+    Evaluation.rh,
+    Evaluation.sonder,
+    Evaluation.rn,
+    Evaluation.i_new,
+    Evaluation.stored,
+    Evaluation.leftover_used,
     Evaluation.leftover_stored,
-)  # fmt: skip
+)
 _FIGURES = tuple(column.key for column in FIGURE_COLUMNS)
 
 
@@ -42,11 +57,14 @@ def evaluation_report(session: Session, tournament_id: int) -> EvaluationReport:
         ).all()
         rows = [
             ReportRowOut(
-                position=r.position, pkz=r.player_pkz, surname=r.surname, given_name=r.given_name,
+                position=r.position,
+                pkz=r.player_pkz,
+                surname=r.surname,
+                given_name=r.given_name,
                 **evaluation_figures(r._mapping).model_dump(),
             )
             for r in found
-        ]  # fmt: skip
+        ]
     return EvaluationReport(
         tournament=summary,
         version=version,

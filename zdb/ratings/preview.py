@@ -42,13 +42,30 @@ def preview(session: Session, intake: Intake) -> PreviewOut:
     for k, (row, player) in enumerate(zip(evaluation.rows, submission.players, strict=True)):
         rows.append(
             PreviewRowOut(
-                start_no=k + 1, pkz=player.pkz if player.pkz > 0 else None, name=intake.names[k],
+                start_no=k + 1,
+                pkz=player.pkz if player.pkz > 0 else None,
+                name=intake.names[k],
                 name_in_file=intake.names_in_file[k] if intake.names_in_file else None,
-                rule_set=evaluation.rule_set, member=row.member, stage=row.stage.value,
-                fide_start=row.fide_start, r0=row.r0, i0=row.i0, w=row.w, n=row.n, unrated_games=row.unrated_games,
-                we=row.we, e=row.e, k=row.k, rh=row.rh, sonder=row.sonder, rn=row.rn, i_new=row.i_new,
-                stored=row.stored, leftover_used=row.leftover_used, leftover_stored=row.leftover_stored,
+                rule_set=evaluation.rule_set,
+                member=row.member,
+                stage=row.stage.value,
+                fide_start=row.fide_start,
+                r0=row.r0,
+                i0=row.i0,
+                w=row.w,
+                n=row.n,
+                unrated_games=row.unrated_games,
+                we=row.we,
+                e=row.e,
+                k=row.k,
+                rh=row.rh,
+                sonder=row.sonder,
+                rn=row.rn,
+                i_new=row.i_new,
+                stored=row.stored,
+                leftover_used=row.leftover_used,
+                leftover_stored=row.leftover_stored,
             )
-        )  # fmt: skip
+        )
     warnings = [WarningOut(place=w.place, message=w.message) for w in intake.warnings]
     return PreviewOut(rule_set=evaluation.rule_set, rows=rows, warnings=warnings)

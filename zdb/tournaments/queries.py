@@ -60,9 +60,20 @@ _PLAYERS = (
 def _summary_query() -> Select[*tuple[Any, ...]]:
     t, v = TournamentRecord, TournamentVersion
     return select(
-        t.id, t.current_version, t.status, t.evaluated_version, v.acronym, v.name, v.federation_prefix,
-        v.start_date, v.end_date, v.kind, v.time_control, v.submitted_at, _PLAYERS.label("players"),
-    ).join(v, and_(v.tournament_id == t.id, v.version == t.current_version))  # fmt: skip
+        t.id,
+        t.current_version,
+        t.status,
+        t.evaluated_version,
+        v.acronym,
+        v.name,
+        v.federation_prefix,
+        v.start_date,
+        v.end_date,
+        v.kind,
+        v.time_control,
+        v.submitted_at,
+        _PLAYERS.label("players"),
+    ).join(v, and_(v.tournament_id == t.id, v.version == t.current_version))
 
 
 def _summary(row: Any, running: bool) -> TournamentSummary:
@@ -119,9 +130,11 @@ def list_tournaments(
             conditions.append(false())  # the stored status shows as the other one now
     join_on = and_(v.tournament_id == t.id, v.version == t.current_version)
     total, submitted, withdrawn = session.execute(
-        select(func.count(), func.max(v.submitted_at), func.max(t.withdrawn_at)).select_from(t).join(v, join_on)
+        select(func.count(), func.max(v.submitted_at), func.max(t.withdrawn_at))
+        .select_from(t)
+        .join(v, join_on)
         .where(*conditions)
-    ).one()  # fmt: skip
+    ).one()
     rows = session.execute(
         _summary_query().where(*conditions).order_by(v.end_date.desc(), v.acronym, t.id).limit(limit).offset(offset)
     ).all()
@@ -188,16 +201,26 @@ def crosstable(session: Session, tournament_id: int) -> Crosstable:
         for own, other, white in ((game.white_pkz, game.black_pkz, True), (game.black_pkz, game.white_pkz, False)):
             games[own].append(
                 CrosstableGame(
-                    round=game.round, board=game.board, opponent=start_no[other], color="white" if white else "black",
-                    result=game.result, points=code.white_points if white else code.black_points, rated=code.rated,
+                    round=game.round,
+                    board=game.board,
+                    opponent=start_no[other],
+                    color="white" if white else "black",
+                    result=game.result,
+                    points=code.white_points if white else code.black_points,
+                    rated=code.rated,
                 )
-            )  # fmt: skip
+            )
     rows = [
         CrosstableRow(
-            start_no=r.position + 1, pkz=r.player_pkz, surname=r.surname, given_name=r.given_name,
-            birth_year=r.birth_year, rating=r.r0, points=sum(x.points for x in games[r.player_pkz]),
+            start_no=r.position + 1,
+            pkz=r.player_pkz,
+            surname=r.surname,
+            given_name=r.given_name,
+            birth_year=r.birth_year,
+            rating=r.r0,
+            points=sum(x.points for x in games[r.player_pkz]),
             games=games[r.player_pkz],
         )
         for r in participants
-    ]  # fmt: skip
+    ]
     return Crosstable(tournament=summary, version=version, rows=rows)

@@ -167,10 +167,22 @@ def submit_tournaments(
     copy_rows(
         session,
         TournamentVersion.__table__,  # type: ignore[arg-type]
-        ("tournament_id", "version", "acronym", "name", "federation_prefix", "start_date", "end_date", "round_dates",
-         "time_control", "kind", "submitted_by", "submitted_at"),
+        (
+            "tournament_id",
+            "version",
+            "acronym",
+            "name",
+            "federation_prefix",
+            "start_date",
+            "end_date",
+            "round_dates",
+            "time_control",
+            "kind",
+            "submitted_by",
+            "submitted_at",
+        ),
         versions,
-    )  # fmt: skip
+    )
     copy_rows(
         session,
         Participation.__table__,  # type: ignore[arg-type]

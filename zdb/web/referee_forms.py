@@ -40,8 +40,12 @@ def store(
         writes.authorize(caller, stored_federation(session, tournament_id))
     writes.authorize(caller, upload.federation)
     answer = writes.store(
-        request, session, caller, key=key, digest=_digest(upload, tournament_id),
+        request,
+        session,
+        caller,
+        key=key,
+        digest=_digest(upload, tournament_id),
         make=lambda: upload.intake(session, create=True, tournament_id=tournament_id),
         correction=tournament_id is not None,
-    )  # fmt: skip
+    )
     return int(answer.body["id"])

@@ -82,9 +82,13 @@ def _file(
     etag = '"' + hashlib.sha256(written.data).hexdigest()[:32] + '"'
     if _wants_json(request, media_type):
         description = FileDescription(
-            filename=filename, media_type=media_type, size=len(written.data), etag=etag, lines=lines,
+            filename=filename,
+            media_type=media_type,
+            size=len(written.data),
+            etag=etag,
+            lines=lines,
             transliterated_characters=written.transliterated,
-        )  # fmt: skip
+        )
         answer = conditional_json(request, description, *stamps)
         answer.headers["Vary"] = "Accept, Authorization"
         return answer
@@ -126,13 +130,21 @@ def _binary(media_type: str, description: str, example: FileDescription) -> dict
 
 
 _ZIP_EXAMPLE = FileDescription(
-    filename="rating-list-C.zip", media_type="application/zip", size=48213, etag='"9c953a33b1bb894f979ad61e3875ae80"',
-    lines={"spieler.csv": 1204, "vereine.csv": 41, "verbaende.csv": 6}, transliterated_characters=0,
-)  # fmt: skip
+    filename="rating-list-C.zip",
+    media_type="application/zip",
+    size=48213,
+    etag='"9c953a33b1bb894f979ad61e3875ae80"',
+    lines={"spieler.csv": 1204, "vereine.csv": 41, "verbaende.csv": 6},
+    transliterated_characters=0,
+)
 _CLUB_EXAMPLE = FileDescription(
-    filename="C0327-members.csv", media_type="text/csv; charset=windows-1252; header=present", size=355,
-    etag='"43d0dce23e50e52f099c08b92ce17fb6"', lines={"C0327-members.csv": 4}, transliterated_characters=2,
-)  # fmt: skip
+    filename="C0327-members.csv",
+    media_type="text/csv; charset=windows-1252; header=present",
+    size=355,
+    etag='"43d0dce23e50e52f099c08b92ce17fb6"',
+    lines={"C0327-members.csv": 4},
+    transliterated_characters=2,
+)
 
 _ZIP_DESCRIPTION = """\
 The DSB's rating-list ZIP: `spieler.csv` (`ID,VKZ,Mgl-Nr,Status,Spielername,Geschlecht,\

@@ -47,9 +47,16 @@ def top_list(
     ] = None,
 ) -> Response:
     items, total, stamp = queries.top_list(
-        session, federation=federation, age_min=age_min, age_max=age_max, sex=sex, active=active,
-        year=year or datetime.now(UTC).year, limit=paging.limit, offset=paging.offset,
-    )  # fmt: skip
+        session,
+        federation=federation,
+        age_min=age_min,
+        age_max=age_max,
+        sex=sex,
+        active=active,
+        year=year or datetime.now(UTC).year,
+        limit=paging.limit,
+        offset=paging.offset,
+    )
     return conditional_json(request, paging.page(items, total), stamp, queries.results_stamp(session))
 
 

@@ -44,9 +44,15 @@ def list_tournaments(
     status: TournamentStatus | None = None,
 ) -> Response:
     items, total, stamp = queries.list_tournaments(
-        session, period_from=period_from, period_to=period_to, federation=federation, text=q, status=status,
-        limit=paging.limit, offset=paging.offset,
-    )  # fmt: skip
+        session,
+        period_from=period_from,
+        period_to=period_to,
+        federation=federation,
+        text=q,
+        status=status,
+        limit=paging.limit,
+        offset=paging.offset,
+    )
     return conditional_json(request, paging.page(items, total), stamp, results_stamp(session))
 
 

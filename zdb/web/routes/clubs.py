@@ -49,7 +49,10 @@ def club_page(
         request,
         "club.html",
         {
-            "club": found, "members": _sorted(members, sort), "total": total, "sort": sort,
+            "club": found,
+            "members": _sorted(members, sort),
+            "total": total,
+            "sort": sort,
             "federation_name": federation_name(session, found.federation_prefix),
         },
-    )  # fmt: skip
+    )

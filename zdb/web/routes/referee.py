@@ -165,10 +165,19 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
     return render(
         request,
         "follow.html",
-        {"caller": caller, "detail": detail, "report": report, "waiting": waiting, "form": UploadForm(
-            acronym=detail.acronym, federation=detail.federation_prefix or "", name=detail.name,
-            time_control=detail.time_control or "")},
-    )  # fmt: skip
+        {
+            "caller": caller,
+            "detail": detail,
+            "report": report,
+            "waiting": waiting,
+            "form": UploadForm(
+                acronym=detail.acronym,
+                federation=detail.federation_prefix or "",
+                name=detail.name,
+                time_control=detail.time_control or "",
+            ),
+        },
+    )
 
 
 @router.post("/referee/tournaments/{tournament_id}/withdraw")
