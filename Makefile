@@ -30,6 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadscope --cov=zdb.rating --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100

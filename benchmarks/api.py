@@ -10,7 +10,7 @@ Creates a fresh database ``zdb_apibench`` on the server, loads the synthetic fed
 group on 127.0.0.1:
 
 - the real API as ``zdb serve`` runs it in production: uvicorn with uvloop and httptools,
-  ``--workers`` processes, the factory ``zdb.api.app:app_from_environment`` with
+  ``--workers`` processes, the factory ``zdb.app:app_from_environment`` with
   ``ZDB_DATABASE_URL`` set to the bench database and ``ZDB_BROKER_URL`` set to a dummy Redis URL
   (nothing is submitted, so no task is ever sent) and ``ZDB_READ_POOL_SIZE`` (the connections of
   its hot reads' pool, ``zdb.api.read_pool``) set to the baseline's pool size;
@@ -141,9 +141,12 @@ def baseline_app() -> Any:
 
     size = int(os.environ.get("BENCH_POOL_SIZE", "10"))
     pool = AsyncConnectionPool(
-        os.environ["BENCH_DATABASE_DSN"], min_size=size, max_size=size, open=False,
+        os.environ["BENCH_DATABASE_DSN"],
+        min_size=size,
+        max_size=size,
+        open=False,
         kwargs={"autocommit": True},
-    )  # fmt: skip
+    )
 
     def answer(body: object, status: int = 200) -> Response:
         return Response(json.dumps(body, default=_plain), status_code=status, media_type="application/json")
@@ -194,9 +197,9 @@ def _load(url: str, scale: float, seed: int, samples: int) -> tuple[dict[str, An
     """The recalculated synthetic federation; a random sample of person numbers and of club codes
     with at least one current member."""
     from zdb.db import create_db_engine, unit_of_work
-    from zdb.loaders.synthetic import load_register, load_tournaments
+    from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.migrate import upgrade
-    from zdb.ratings.runner import run_recalculation
+    from zdb.ratings.recalculation.runner import run_recalculation
     from zdb.synthetic import generate
 
     upgrade(url)
@@ -253,10 +256,27 @@ class Server:
 
 def _start(server: Server, target: str, *, workers: int, env: dict[str, str], log_dir: Path, app_dir: str) -> None:
     command = [
-        sys.executable, "-m", "uvicorn", target, "--factory", "--app-dir", app_dir,
-        "--host", "127.0.0.1", "--port", str(server.port), "--workers", str(workers),
-        "--loop", "uvloop", "--http", "httptools", "--no-access-log", "--log-level", "warning",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "uvicorn",
+        target,
+        "--factory",
+        "--app-dir",
+        app_dir,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(server.port),
+        "--workers",
+        str(workers),
+        "--loop",
+        "uvloop",
+        "--http",
+        "httptools",
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
     server.log = (log_dir / f"{server.name}.log").open("wb")
     server.process = subprocess.Popen(
         command, env=env, stdout=server.log, stderr=subprocess.STDOUT, start_new_session=True
@@ -372,8 +392,14 @@ async def _connection_loop(
                     reader, writer = await asyncio.open_connection("127.0.0.1", port)
                 assert reader is not None
                 status, _ = await asyncio.wait_for(_get(reader, writer, request), REQUEST_TIMEOUT_S)
-            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, BadAnswerError,
-                    ValueError) as problem:  # fmt: skip
+            except (
+                OSError,
+                asyncio.IncompleteReadError,
+                asyncio.LimitOverrunError,
+                TimeoutError,
+                BadAnswerError,
+                ValueError,
+            ) as problem:
                 tally.broke(path, problem)
                 if writer is not None:
                     writer.close()
@@ -420,8 +446,14 @@ async def paced(port: int, paths: list[str], *, rate: float, duration: float, co
             if connection is None:
                 connection = await asyncio.open_connection("127.0.0.1", port)
             status, _ = await asyncio.wait_for(_get(*connection, request), REQUEST_TIMEOUT_S)
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, BadAnswerError,
-                ValueError) as problem:  # fmt: skip
+        except (
+            OSError,
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+            TimeoutError,
+            BadAnswerError,
+            ValueError,
+        ) as problem:
             tally.broke(path, problem)
             if connection is not None:
                 connection[1].close()
@@ -522,9 +554,13 @@ async def _measure(
         )
         warm_errors = warm.errors
         tally = await load(
-            port, paths, connections=args.connections, duration=args.duration, requests=args.requests,
+            port,
+            paths,
+            connections=args.connections,
+            duration=args.duration,
+            requests=args.requests,
             seed=args.seed + 1,
-        )  # fmt: skip
+        )
         results[name] = summary(tally)
         results[name]["errors"] += warm_errors
     # Latency at a fixed load below saturation: the same rate for the API and the baseline of an
@@ -539,9 +575,12 @@ async def _measure(
             )
             fixed = summary(tally)
             results[f"{side}_{endpoint}"]["at_rate"] = {
-                "rate_per_s": round(rate, 1), "p50_ms": fixed["p50_ms"], "p99_ms": fixed["p99_ms"],
-                "errors": fixed["errors"], "first_error": fixed["first_error"],
-            }  # fmt: skip
+                "rate_per_s": round(rate, 1),
+                "p50_ms": fixed["p50_ms"],
+                "p99_ms": fixed["p99_ms"],
+                "errors": fixed["errors"],
+                "first_error": fixed["first_error"],
+            }
             results[f"{side}_{endpoint}"]["errors"] += fixed["errors"]
     return results
 
@@ -555,16 +594,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     log_dir = Path(tempfile.mkdtemp(prefix="zdb-apibench-"))
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("ZDB_")}
     api_env = base_env | {
-        "ZDB_DATABASE_URL": url, "ZDB_BROKER_URL": DUMMY_BROKER, "ZDB_READ_POOL_SIZE": str(args.pool_size),
-    }  # fmt: skip
+        "ZDB_DATABASE_URL": url,
+        "ZDB_BROKER_URL": DUMMY_BROKER,
+        "ZDB_READ_POOL_SIZE": str(args.pool_size),
+    }
     bare_env = base_env | {"BENCH_DATABASE_DSN": dsn, "BENCH_POOL_SIZE": str(args.pool_size)}
     api = Server("api", _free_port(), "/api/v1/health")
     baseline = Server("baseline", _free_port(), "/health")
     try:
         app_dir = str(here.parent)
-        _start(
-            api, "zdb.api.app:app_from_environment", workers=args.workers, env=api_env, log_dir=log_dir, app_dir=app_dir
-        )
+        _start(api, "zdb.app:app_from_environment", workers=args.workers, env=api_env, log_dir=log_dir, app_dir=app_dir)
         factory = f"{Path(__file__).stem}:baseline_app"
         _start(baseline, factory, workers=args.workers, env=bare_env, log_dir=log_dir, app_dir=str(here))
         results = asyncio.run(_measure(api, baseline, pkzs=pkzs, clubs=clubs, args=args, log_dir=log_dir))
@@ -609,8 +648,10 @@ def _print_text(report: dict[str, Any]) -> None:
     print()
     print(f"{'target':<22} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'requests':>9}")
     for name, t in report["targets"].items():
-        print(f"{name:<22} {t['requests_per_s']:>9} {t['p50_ms']!s:>8} {t['p99_ms']!s:>8} {t['errors']:>7} "
-              f"{t['requests']:>9}")  # fmt: skip
+        print(
+            f"{name:<22} {t['requests_per_s']:>9} {t['p50_ms']!s:>8} {t['p99_ms']!s:>8} {t['errors']:>7} "
+            f"{t['requests']:>9}"
+        )
         if t["first_error"]:
             print(f"  first error: {t['first_error']}")
     print()
@@ -641,8 +682,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=20_000, help="at most this many requests per target")
     parser.add_argument("--samples", type=int, default=2000, help="random players and clubs to ask for")
     parser.add_argument("--pool-size", type=int, default=10, help="pool connections per process (both servers)")
-    parser.add_argument("--load-share", type=float, default=0.5,
-                        help="the fixed-rate phase's rate as a share of the baseline's throughput")  # fmt: skip
+    parser.add_argument(
+        "--load-share",
+        type=float,
+        default=0.5,
+        help="the fixed-rate phase's rate as a share of the baseline's throughput",
+    )
     parser.add_argument("--rate", type=float, default=None, help="the fixed-rate phase's requests/s (overrides)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

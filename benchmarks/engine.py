@@ -9,7 +9,7 @@ many tournaments it re-evaluated and a check against a full replay of the change
     python benchmarks/engine.py [--scale 0.1] [--seed 1] [--collector running] [--json] [--profile FILE]
 
 Timed sections run with the cyclic garbage collector paused, as every recalculation runs the
-engine (``zdb.ratings.runner``): a replay keeps millions of rows, and the collector's walks
+engine (``zdb.ratings.recalculation.runner``): a replay keeps millions of rows, and the collector's walks
 over them would otherwise be measured, at moments that vary from run to run.
 ``--collector running`` measures with the collector on instead.
 

@@ -74,8 +74,15 @@ def _read(kind: str, path: Path) -> dict[str, float | int | str]:
                 else:
                     problems += 1
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"kind": kind, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2), "peak_mb": round(_peak_mb(), 1),
-            "values": values, "problems": problems, "bytes": path.stat().st_size}  # fmt: skip
+    return {
+        "kind": kind,
+        "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu, 2),
+        "peak_mb": round(_peak_mb(), 1),
+        "values": values,
+        "problems": problems,
+        "bytes": path.stat().st_size,
+    }
 
 
 def _peak_mb() -> float:

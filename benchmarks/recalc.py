@@ -43,9 +43,9 @@ from scratch_database import fresh_database  # beside this script
 from sqlalchemy import text
 
 from zdb.db import create_db_engine, unit_of_work
-from zdb.loaders.synthetic import load_register, load_tournaments, organiser_prefixes, submission_of
+from zdb.exchange.synthetic import load_register, load_tournaments, organiser_prefixes, submission_of
 from zdb.migrate import upgrade
-from zdb.ratings.runner import run_recalculation
+from zdb.ratings.recalculation.runner import run_recalculation
 from zdb.synthetic import generate, late_open
 from zdb.tournaments.service import submit_tournaments
 

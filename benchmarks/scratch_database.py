@@ -12,9 +12,13 @@ def fresh_database(server: str, name: str) -> str:
     """Drop and create database ``name`` on ``server`` (a SQLAlchemy URL); its URL."""
     url = make_url(server)
     with psycopg.connect(
-        host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database,
+        host=url.host,
+        port=url.port or 5432,
+        user=url.username,
+        password=url.password,
+        dbname=url.database,
         autocommit=True,
-    ) as admin:  # fmt: skip
+    ) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}"')
     return url.set(database=name).render_as_string(hide_password=False)

@@ -19,14 +19,13 @@ from typing import Any
 
 import redis
 from celery import Celery
-from sqlalchemy import select
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from workers.celery_app import app
 from zdb.config import settings
 from zdb.db import engine_for
-from zdb.ratings.models import RecalcState
-from zdb.ratings.runner import run_recalculation
+from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.ratings.recalculation.state import is_dirty
 
 __all__ = ["TRANSIENT_ERRORS", "dispatch", "recalculate", "request", "sweep"]
 
@@ -65,8 +64,8 @@ def sweep() -> bool:
     """Dispatch a recalculation if the time line is dirty; True if one was sent."""
     engine = engine_for(settings().database_url)
     with engine.connect() as connection:
-        dirty = connection.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar()
-    if dirty is None:
+        dirty = is_dirty(connection)
+    if not dirty:
         return False
     # Expires with the next sweep: a sweep's message that waited that long behind a run is
     # dropped (the next sweep sends a fresh one if still needed).
@@ -105,5 +104,5 @@ def _marks(broker_url: str) -> redis.Redis | None:
 
 
 def dispatch() -> None:
-    """The production dispatcher (``zdb.ratings.dispatch.set_dispatcher``)."""
+    """The production dispatcher (``zdb.ratings.recalculation.dispatch.set_dispatcher``)."""
     request(app)

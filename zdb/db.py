@@ -1,13 +1,15 @@
 """Database engines and the unit of work.
 
 The unit of work is the one place that commits: a request, a task or a command opens one,
-services and repositories only flush inside it. SQLite (embedded mode) gets foreign keys and
+services and repositories only flush inside it. Work that must wait for the commit (a request
+to another process that reads what was written) is registered with ``after_commit`` and runs
+only once the transaction has committed; a rollback drops it. SQLite (embedded mode) gets foreign keys and
 a busy timeout so that the serving thread and the recalculation thread can share the file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -17,9 +19,8 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from zdb.ratings.dispatch import RECALC_REQUESTED, request_recalculation
-
 __all__ = [
+    "after_commit",
     "create_db_engine",
     "database_key",
     "database_name",
@@ -89,16 +90,28 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
 
 
+#: session.info key: the callbacks the unit of work runs after its commit, by key
+_AFTER_COMMIT = "zdb.after_commit"
+
+
+def after_commit(session: Session, callback: Callable[[], None], key: str | None = None) -> None:
+    """Run ``callback`` once the unit of work that owns ``session`` has committed. Callbacks
+    with the same ``key`` (default: the callback itself) run once per transaction, in the order
+    of their first registration. A callback handles its own failures: the commit is done."""
+    callbacks: dict[object, Callable[[], None]] = session.info.setdefault(_AFTER_COMMIT, {})
+    callbacks.setdefault(key if key is not None else callback, callback)
+
+
 @contextmanager
 def unit_of_work(engine: Engine) -> Iterator[Session]:
-    """One transaction: committed when the block ends normally, rolled back otherwise. Work
-    that must follow the commit (a recalculation request) is dispatched only after it."""
+    """One transaction: committed when the block ends normally, rolled back otherwise. The
+    callbacks registered with ``after_commit`` run only after the commit."""
     session = session_factory(engine)()
     try:
         with session.begin():
             yield session
-        requested = session.info.pop(RECALC_REQUESTED, False)
+        callbacks: dict[object, Callable[[], None]] = session.info.pop(_AFTER_COMMIT, {})
     finally:
         session.close()
-    if requested:
-        request_recalculation()
+    for callback in callbacks.values():
+        callback()

@@ -1,7 +1,7 @@
 """Every table, imported in one place so that Alembic sees the whole metadata."""
 
-from zdb.api.idempotency_models import IdempotencyKey
 from zdb.auth.models import ApiToken, AuditEntry
+from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
 from zdb.players.models import Membership, Player

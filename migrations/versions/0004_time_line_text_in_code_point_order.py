@@ -31,9 +31,12 @@ def _collate(collation: str | None) -> None:
         return
     for table, column, length in _COLUMNS:
         op.alter_column(
-            table, column, type_=sa.String(length, collation=collation), existing_type=sa.String(length),
+            table,
+            column,
+            type_=sa.String(length, collation=collation),
+            existing_type=sa.String(length),
             existing_nullable=False,
-        )  # fmt: skip
+        )
 
 
 def upgrade() -> None:

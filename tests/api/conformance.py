@@ -28,8 +28,26 @@ from zdb.rating import Game, PlayerState, ResultCode, Tournament, Withdrawal, bu
 
 __all__ = ["Person", "Source", "check_against_engine", "submit_through_api"]
 
-FIGURES = ("member", "stage", "fide_start", "r0", "i0", "w", "n", "unrated_games", "we", "e", "k", "rh", "sonder",
-           "rn", "i_new", "stored", "leftover_used", "leftover_stored")  # fmt: skip
+FIGURES = (
+    "member",
+    "stage",
+    "fide_start",
+    "r0",
+    "i0",
+    "w",
+    "n",
+    "unrated_games",
+    "we",
+    "e",
+    "k",
+    "rh",
+    "sonder",
+    "rn",
+    "i_new",
+    "stored",
+    "leftover_used",
+    "leftover_stored",
+)
 _OWN = {
     ResultCode.WHITE_WINS: ("1", "0"),
     ResultCode.BLACK_WINS: ("0", "1"),
@@ -220,8 +238,16 @@ def _trf(source: Source, event: Tournament, known: Mapping[str, int], told: set[
         is_known = participant.pid in known
         federation = "AUT" if person.guest and not is_known else "GER"
         rating = "" if participant.fide_rating is None else str(participant.fide_rating)
-        fields = [(5, str(no), 4), (10, "w" if person.sex == "F" else "m", 0), (15, name, 0), (49, rating, 4),
-                  (54, federation, 0), (70, born, 0), (81, f"{points[no]:.1f}", 4), (86, str(no), 4)]  # fmt: skip
+        fields = [
+            (5, str(no), 4),
+            (10, "w" if person.sex == "F" else "m", 0),
+            (15, name, 0),
+            (49, rating, 4),
+            (54, federation, 0),
+            (70, born, 0),
+            (81, f"{points[no]:.1f}", 4),
+            (86, str(no), 4),
+        ]
         # A round the player did not play is written as not paired ("0000 - -").
         fields += [(92 + 10 * (r - 1), cells[no].get(r, "0000 - -"), 0) for r in range(1, last + 1)]
         lines.append(_trf_line("001", fields))

@@ -24,7 +24,7 @@ from tests.db.conftest import (  # noqa: F401 - fixtures used here and by the te
     sqlite_url,
 )
 from tests.db.scenario import recalc
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for
 

@@ -19,19 +19,19 @@ from sqlalchemy.exc import DataError, IntegrityError
 
 from tests.api.world import REPLAY
 from tests.db.scenario import submit
-from zdb.api.app import API_PREFIX, app_from_environment, create_app
-from zdb.api.dependencies import Caller, RequestSession
+from zdb.app import API_PREFIX, app_from_environment, create_app
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.models import AuditEntry
 from zdb.auth.service import record_write
 from zdb.config import Settings
 from zdb.db import database_key, engine_for
+from zdb.endpoints.dependencies import Caller, RequestSession
 from zdb.errors import ConflictError, DomainError, ValidationError, ValidationProblem
 from zdb.rating import InvalidInputError
-from zdb.ratings import dispatch, live_progress
-from zdb.ratings.dirty import mark_dirty
 from zdb.ratings.models import RecalcState
-from zdb.ratings.recalc import LOCK_KEY
+from zdb.ratings.recalculation import dispatch, live_progress
+from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.ratings.recalculation.replay import LOCK_KEY
 
 #: where the test route marks the time line dirty
 PROBE_KEY = (date(2026, 3, 1), 1, "PRB", 1)
@@ -105,11 +105,18 @@ def test_a_database_out_of_reach_is_answered_503(caplog: pytest.LogCaptureFixtur
 @pytest.mark.parametrize(
     ("error", "status", "kind", "errors"),
     [
-        (ValidationError([ValidationProblem("players[2].pid", "listed twice"), ValidationProblem("line 7", "bad")]),
-         422, "invalid-submission", [{"place": "players[2].pid", "message": "listed twice"},
-                                     {"place": "line 7", "message": "bad"}]),
-        (InvalidInputError("games[0].white", "unknown player 'X'"), 422, "invalid-submission",
-         [{"place": "games[0].white", "message": "unknown player 'X'"}]),
+        (
+            ValidationError([ValidationProblem("players[2].pid", "listed twice"), ValidationProblem("line 7", "bad")]),
+            422,
+            "invalid-submission",
+            [{"place": "players[2].pid", "message": "listed twice"}, {"place": "line 7", "message": "bad"}],
+        ),
+        (
+            InvalidInputError("games[0].white", "unknown player 'X'"),
+            422,
+            "invalid-submission",
+            [{"place": "games[0].white", "message": "unknown player 'X'"}],
+        ),
         (PermissionDeniedError("not in your region"), 403, "forbidden", []),
         (DomainError("something else"), 400, "bad-request", []),
         (IntegrityError("INSERT", {}, Exception("duplicate key")), 409, "conflict", []),
@@ -118,7 +125,7 @@ def test_a_database_out_of_reach_is_answered_503(caplog: pytest.LogCaptureFixtur
         (psycopg.errors.UniqueViolation("duplicate key"), 409, "conflict", []),
         (psycopg.errors.NumericValueOutOfRange("integer out of range"), 422, "invalid-submission", []),
     ],
-)  # fmt: skip
+)
 def test_domain_errors_map_to_problems(
     sqlite_url: str, error: Exception, status: int, kind: str, errors: list[dict[str, str]]
 ) -> None:
@@ -144,7 +151,7 @@ def test_an_empty_database(client: TestClient) -> None:
 
 
 def _marked_running(url: str) -> None:
-    """The marks a run writes as it starts (``zdb.ratings.runner``)."""
+    """The marks a run writes as it starts (``zdb.ratings.recalculation.runner``)."""
     with engine_for(url).begin() as connection:
         connection.execute(
             update(RecalcState).values(running_since=datetime.now(UTC), progress_done=2, progress_total=5)

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from tests.api.world import CLUBS, FEDERATIONS
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.models import ApiToken, AuditEntry
 from zdb.cli import main
 from zdb.cli.api_commands import serve_command
@@ -133,7 +133,7 @@ def test_serve_embedded_migrates_first(served: list[dict[str, Any]], tmp_path: P
     assert result.exit_code == 0, result.output
     assert f"database: sqlite:///{path}" in result.stderr
     assert served == [
-        {"app": "zdb.api.app:app_from_environment", "factory": True, "host": "127.0.0.1", "port": port, "workers": 1}
+        {"app": "zdb.app:app_from_environment", "factory": True, "host": "127.0.0.1", "port": port, "workers": 1}
     ]
     client = TestClient(create_app(Settings(database_url=f"sqlite:///{path}"), recalculation=False))
     assert client.get("/api/v1/health").status_code == 200  # migrated: every table is there

@@ -18,21 +18,24 @@ from fastapi.testclient import TestClient
 from tests.api.conformance import Person, Source, check_against_engine, greedy_rounds, submit_through_api
 from tests.api.world import NAMES, REPLAY
 from tests.db.scenario import differences, recalc
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.bulk import copy_rows
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
+from zdb.exchange.synthetic import organiser_prefixes, prefix_of
 from zdb.federations.models import Club, Federation
 from zdb.formats.rating_json import load_replay_request
-from zdb.loaders.synthetic import organiser_prefixes, prefix_of
 from zdb.players.service import NewPlayer, create_players
 from zdb.rating import Game, ResultCode, Tournament, Withdrawal
 from zdb.ratings.service import set_initial_states
 from zdb.synthetic import FederationLevel, generate
 
-_FLIP = {ResultCode.WHITE_WINS: ResultCode.BLACK_WINS, ResultCode.BLACK_WINS: ResultCode.DRAW,
-         ResultCode.DRAW: ResultCode.WHITE_WINS}  # fmt: skip
+_FLIP = {
+    ResultCode.WHITE_WINS: ResultCode.BLACK_WINS,
+    ResultCode.BLACK_WINS: ResultCode.DRAW,
+    ResultCode.DRAW: ResultCode.WHITE_WINS,
+}
 
 
 def _corrected(event: Tournament, rng: Random) -> Tournament:
@@ -99,10 +102,14 @@ def _federations(session: object, source_name: str) -> None:
         levels = {FederationLevel.NATIONAL: 0, FederationLevel.REGIONAL: 1, FederationLevel.DISTRICT: 2}
         by_code = {f.code: f for f in _WORLD.federations}
         rows = [
-            (prefix_of(f.code, f.level), f.name, levels[f.level],
-             None if f.parent is None else prefix_of(f.parent, by_code[f.parent].level))
+            (
+                prefix_of(f.code, f.level),
+                f.name,
+                levels[f.level],
+                None if f.parent is None else prefix_of(f.parent, by_code[f.parent].level),
+            )
             for f in sorted(_WORLD.federations, key=lambda f: levels[f.level])
-        ]  # fmt: skip
+        ]
         clubs = [(c.zps, c.name, c.district) for c in _WORLD.clubs]
     copy_rows(session, Federation.__table__, ("prefix", "name", "level", "parent_prefix"), rows)  # type: ignore[arg-type]
     copy_rows(session, Club.__table__, ("code", "name", "federation_prefix"), clubs)  # type: ignore[arg-type]
@@ -118,13 +125,15 @@ def _move_in(url: str, source_name: str, source: Source) -> tuple[Mapping[str, i
             session,
             [
                 NewPlayer(
-                    surname=source.people[pid].surname, given_name=source.people[pid].given_name,
-                    sex=source.people[pid].sex, guest=source.people[pid].guest,
+                    surname=source.people[pid].surname,
+                    given_name=source.people[pid].given_name,
+                    sex=source.people[pid].sex,
+                    guest=source.people[pid].guest,
                     pkz=int(pid) if pid.isdigit() else None,
                 )
                 for pid in listed
             ],
-        )  # fmt: skip
+        )
         pkz = dict(zip(listed, numbers, strict=True))
         set_initial_states(session, {pkz[pid]: source.initial[pid] for pid in listed})
         token = create_token(session, "admin", None, label="conformance").secret

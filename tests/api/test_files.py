@@ -214,18 +214,23 @@ def test_json_description_instead_of_the_file(files_world: World) -> None:
     described = client.get("/api/v1/clubs/C0327/members.csv", headers={"Accept": "application/json"})
     assert described.headers["content-type"] == "application/json"
     assert described.json() == {
-        "filename": "C0327-members.csv", "media_type": "text/csv; charset=utf-8; header=present",
-        "size": len(file.content), "etag": file.headers["etag"], "lines": {"C0327-members.csv": 4},
+        "filename": "C0327-members.csv",
+        "media_type": "text/csv; charset=utf-8; header=present",
+        "size": len(file.content),
+        "etag": file.headers["etag"],
+        "lines": {"C0327-members.csv": 4},
         "transliterated_characters": 0,
-    }  # fmt: skip
+    }
     whole = client.get("/api/v1/files/rating-list.zip", headers={"Accept": "application/json"}).json()
     assert whole["lines"] == {"spieler.csv": len(_current()), "vereine.csv": len(CLUBS), "verbaende.csv": 4}
 
 
 def test_openapi_documents_the_files(files_world: World) -> None:
     paths = files_world.client.get("/api/v1/openapi.json").json()["paths"]
-    for path, media_type in (("/api/v1/files/rating-list.zip", "application/zip"),
-                             ("/api/v1/clubs/{code}/members.csv", "text/csv")):  # fmt: skip
+    for path, media_type in (
+        ("/api/v1/files/rating-list.zip", "application/zip"),
+        ("/api/v1/clubs/{code}/members.csv", "text/csv"),
+    ):
         responses = paths[path]["get"]["responses"]
         assert responses["200"]["content"][media_type]["schema"] == {"type": "string", "format": "binary"}
         assert {"304", "404", "422"} <= set(responses)
@@ -254,8 +259,12 @@ def test_the_number_of_queries_does_not_grow_with_the_members(files_world: World
     event.listen(engine, "before_cursor_execute", count)
     try:
         counts = {}
-        for path in ("/clubs/C0101/members.csv", "/clubs/C0327/members.csv",
-                     "/files/rating-list.zip?federation=D", "/files/rating-list.zip?federation=C"):  # fmt: skip
+        for path in (
+            "/clubs/C0101/members.csv",
+            "/clubs/C0327/members.csv",
+            "/files/rating-list.zip?federation=D",
+            "/files/rating-list.zip?federation=C",
+        ):
             statements.clear()
             assert files_world.client.get(f"/api/v1{path}").status_code == 200
             counts[path] = len([s for s in statements if s.lstrip().upper().startswith(("SELECT", "WITH"))])

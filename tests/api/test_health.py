@@ -8,7 +8,7 @@ from typing import Any
 import psycopg
 from fastapi.testclient import TestClient
 
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 
 _NOWHERE_DB = "postgresql+psycopg://postgres@127.0.0.1:1/zdb"  # nothing listens on port 1

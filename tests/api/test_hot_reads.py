@@ -13,12 +13,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.world import MEMBERSHIPS, NAMES, World
-from zdb.api import dependencies
-from zdb.api.app import create_app
-from zdb.api.pagination import Page
+from zdb.app import create_app
 from zdb.auth.principal import PUBLIC, Principal
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
+from zdb.endpoints import dependencies
+from zdb.endpoints.pagination import Page
 from zdb.federations.models import Club, Federation
 from zdb.players.queries import player_card
 from zdb.ratings.queries import club_ratings
@@ -128,8 +128,12 @@ def test_club_without_current_members(database_url: str) -> None:
             assert answer.json() == {"items": [], "total": 0, "limit": 5000, "offset": params.get("offset", 0)}
             since = params.get("changed_since")
             items, total, _ = club_ratings(
-                session, "E0001", PUBLIC, changed_since=None if since is None else datetime.fromisoformat(since),
-                limit=5000, offset=int(params.get("offset", 0)),
-            )  # fmt: skip
+                session,
+                "E0001",
+                PUBLIC,
+                changed_since=None if since is None else datetime.fromisoformat(since),
+                limit=5000,
+                offset=int(params.get("offset", 0)),
+            )
             assert (items, total) == ([], 0)
         assert client.get("/api/v1/clubs/E0002/ratings").status_code == 404

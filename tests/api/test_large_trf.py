@@ -4,7 +4,7 @@ The file is written here: three players of the API tests' world (``tests/api/wor
 by club and membership number, person number and FIDE id, and 297 newcomers, some with ``GER``
 lines (a DWZ and a new membership of a club), some with a FIDE id, the rest with the ``001`` line
 only. Known answers come from the reader (``zdb.formats.trf``) and the from-scratch
-verification (``zdb.ratings.verify``), never from numbers written here. The upload time is
+verification (``zdb.ratings.recalculation.verify``), never from numbers written here. The upload time is
 printed as information only.
 """
 
@@ -109,9 +109,10 @@ def _big_trf(world: World) -> tuple[str, dict[int, str]]:
             how[no] = "new"
         rating = ratings[no] if fide else ""
         lines.append(
-            player_line(no, name, cells[no], sex=sex, rating=rating, fed="GER", fide=fide, birth=birth,
-                        points=points[no])
-        )  # fmt: skip
+            player_line(
+                no, name, cells[no], sex=sex, rating=rating, fed="GER", fide=fide, birth=birth, points=points[no]
+            )
+        )
         if national is not None:
             lines.append(_german_line(no, sex=sex, name=name, dwz=ratings[no], national=national, birth=birth))
     return "\n".join(lines) + "\n", how

@@ -80,8 +80,15 @@ def test_a_player_named_by_person_number_alone_is_rated_with_his_records_birth_y
 
 def test_club_code_and_membership_number_take_the_records_birth_year(fresh: World) -> None:
     # B is member 2 of C0327 (tests/api/world.py).
-    sparse = _body(fresh, players=[{"pkz": fresh.pkz["A"]}, {"club_code": "C0327", "member_no": 2},
-                                   {"pkz": fresh.pkz["E"]}, {"pkz": fresh.pkz["D"]}])  # fmt: skip
+    sparse = _body(
+        fresh,
+        players=[
+            {"pkz": fresh.pkz["A"]},
+            {"club_code": "C0327", "member_no": 2},
+            {"pkz": fresh.pkz["E"]},
+            {"pkz": fresh.pkz["D"]},
+        ],
+    )
     full = _body(fresh, players=_four(fresh, "A", "B", "E", "D", B={"birth_year": BIRTH_YEARS["B"]}))
     assert _figures(_preview(fresh, sparse).json()["rows"]) == _figures(_preview(fresh, full).json()["rows"])
 
@@ -164,9 +171,14 @@ def test_name_and_birth_year_find_a_record_whose_birth_year_is_unknown(fresh: Wo
     olaf = first.json()["players"][3]["pkz"]
     recalc(fresh.url)
     later = {"surname": "Ohnejahr", "given_name": "Olaf", "birth_year": 2012}
-    body = _body(fresh, acronym="OJ2", end_date="2026-11-15", start_date="2026-11-13",
-                 round_dates=["2026-11-13", "2026-11-14", "2026-11-15"],
-                 players=[*_four(fresh, "A", "B", "D"), later])  # fmt: skip
+    body = _body(
+        fresh,
+        acronym="OJ2",
+        end_date="2026-11-15",
+        start_date="2026-11-13",
+        round_dates=["2026-11-13", "2026-11-14", "2026-11-15"],
+        players=[*_four(fresh, "A", "B", "D"), later],
+    )
     second = _post(fresh, body)
     assert second.status_code == 201, second.text
     assert second.json()["players"][3] == {"start_no": 4, "pkz": olaf, "created": False}
@@ -232,16 +244,31 @@ def test_the_readers_warnings_reach_the_referee(fresh: World) -> None:
 def test_a_schema_error_does_not_hide_the_other_problems(fresh: World) -> None:
     games = _games(4)
     games[1] = {**games[1], "white": 1, "black": 1}
-    body = _body(fresh, acronym="WINTER", time_control="60 min", games=games,
-                 players=[{"pkz": 99_999_999}, {"pkz": fresh.pkz["B"]}, {"pkz": fresh.pkz["E"], "sex": "X"},
-                          {"pkz": fresh.pkz["D"]}])  # fmt: skip
+    body = _body(
+        fresh,
+        acronym="WINTER",
+        time_control="60 min",
+        games=games,
+        players=[
+            {"pkz": 99_999_999},
+            {"pkz": fresh.pkz["B"]},
+            {"pkz": fresh.pkz["E"], "sex": "X"},
+            {"pkz": fresh.pkz["D"]},
+        ],
+    )
     body["end_date"] = "2026-02-30"
     before = _counts(fresh.url)
     answer = _post(fresh, body)
     assert answer.status_code == 422, answer.text
     places = {e["place"] for e in answer.json()["errors"]}
-    assert {"body.acronym", "body.end_date", "body.players[2].sex",  # the schema's
-            "body.time_control", "body.games[1]", "body.players[0].pkz"} <= places  # fmt: skip
+    assert {
+        "body.acronym",
+        "body.end_date",
+        "body.players[2].sex",  # the schema's
+        "body.time_control",
+        "body.games[1]",
+        "body.players[0].pkz",
+    } <= places
     assert _counts(fresh.url) == before
 
 
@@ -286,7 +313,7 @@ def test_a_birth_year_learned_during_a_run_is_taken_by_the_next(fresh: World) ->
     olga = first.json()["players"][3]["pkz"]
     recalc(fresh.url)
     # A from-scratch run has loaded every tournament (with the old year) when the year is learned.
-    from zdb.ratings.recalc import recalculate
+    from zdb.ratings.recalculation.replay import recalculate
     from zdb.tournaments.person_facts import learn_birth_years
 
     learned: list[bool] = []

@@ -79,9 +79,19 @@ def test_conditional_get(world: World) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/players", "/tournaments", "/clubs", "/federations", "/ratings/top", "/clubs/C0327/ratings",
-     "/ratings/changes?changed_since=2000-01-01", "/recalculation", "/players/10000001", "/tournaments/1/evaluation"],
-)  # fmt: skip
+    [
+        "/players",
+        "/tournaments",
+        "/clubs",
+        "/federations",
+        "/ratings/top",
+        "/clubs/C0327/ratings",
+        "/ratings/changes?changed_since=2000-01-01",
+        "/recalculation",
+        "/players/10000001",
+        "/tournaments/1/evaluation",
+    ],
+)
 def test_every_get_carries_etag_and_last_modified(world: World, path: str) -> None:
     answer = world.client.get(f"/api/v1{path}")
     assert answer.status_code == 200

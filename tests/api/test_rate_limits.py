@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work

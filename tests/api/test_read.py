@@ -20,12 +20,26 @@ BIRTH_YEARS = {p["pid"]: p["birth_year"] for e in REPLAY["events"] for p in e.ge
 def _vector_row(row: dict[str, Any], world: World) -> dict[str, Any]:
     """An API report row in the vectors' row format."""
     return {
-        "pid": world.pid[row["pkz"]], "member": row["member"], "stage": row["stage"], "fide_start": row["fide_start"],
-        "r0": row["r0"], "i0": row["i0"], "W": row["w"], "n": row["n"], "unrated_games": row["unrated_games"],
-        "We": row["we"], "E": row["e"], "K": row["k"], "Rh": row["rh"], "sonder": row["sonder"], "rn": row["rn"],
-        "i_new": row["i_new"], "stored": row["stored"], "leftover_used": row["leftover_used"],
+        "pid": world.pid[row["pkz"]],
+        "member": row["member"],
+        "stage": row["stage"],
+        "fide_start": row["fide_start"],
+        "r0": row["r0"],
+        "i0": row["i0"],
+        "W": row["w"],
+        "n": row["n"],
+        "unrated_games": row["unrated_games"],
+        "We": row["we"],
+        "E": row["e"],
+        "K": row["k"],
+        "Rh": row["rh"],
+        "sonder": row["sonder"],
+        "rn": row["rn"],
+        "i_new": row["i_new"],
+        "stored": row["stored"],
+        "leftover_used": row["leftover_used"],
         "leftover_stored": row["leftover_stored"],
-    }  # fmt: skip
+    }
 
 
 def _pids(world: World, items: list[dict[str, Any]]) -> set[str]:
@@ -101,9 +115,12 @@ def test_rating_at_any_date(world: World) -> None:
         initial = REPLAY["initial_states"].get(pid, {"rating": None, "index": 0})
         before = world.get(f"/players/{world.pkz[pid]}", at="2000-01-01").json()["rating_at"]
         assert before == {
-            "on": "2000-01-01", "rating": initial["rating"],
-            "rating_index": None if initial["rating"] is None else initial["index"], "since": None, "event": None,
-        }  # fmt: skip
+            "on": "2000-01-01",
+            "rating": initial["rating"],
+            "rating_index": None if initial["rating"] is None else initial["index"],
+            "since": None,
+            "event": None,
+        }
         for entry in history:
             at = world.get(f"/players/{world.pkz[pid]}", at=entry["date"]).json()["rating_at"]
             last = [e for e in history if e["date"] <= entry["date"]][-1]
@@ -114,9 +131,9 @@ def test_rating_at_any_date(world: World) -> None:
 def test_memberships_current_and_past(world: World) -> None:
     card = world.get(f"/players/{world.pkz['H']}").json()
     assert [(m["club_code"], m["valid_until"]) for m in card["memberships"]] == [
-        (club, None if until is None else until.isoformat()) for club, _, _, until in sorted(
-            MEMBERSHIPS["H"], key=lambda m: m[0])
-    ]  # fmt: skip
+        (club, None if until is None else until.isoformat())
+        for club, _, _, until in sorted(MEMBERSHIPS["H"], key=lambda m: m[0])
+    ]
     assert world.get(f"/players/{world.pkz['G']}").json()["memberships"] == []
 
 
@@ -252,8 +269,11 @@ def test_federation_subtree(world: World) -> None:
     assert [f["prefix"] for f in world.get("/federations", under="C").json()["items"]] == ["C", "C01", "C03"]
     tree = world.get("/federations").json()
     assert tree["total"] == 5 and tree["items"][0] == {
-        "prefix": "", "name": "Deutscher Schachbund", "level": 0, "parent_prefix": None,
-    }  # fmt: skip
+        "prefix": "",
+        "name": "Deutscher Schachbund",
+        "level": 0,
+        "parent_prefix": None,
+    }
     page = world.get("/federations", limit=2, offset=1).json()
     assert page["total"] == 5 and [f["prefix"] for f in page["items"]] == ["C", "C01"]
 
@@ -310,8 +330,12 @@ def _year_week(day: str) -> str:
 
 def test_club_ratings(world: World) -> None:
     answer = world.get("/clubs/C0327/ratings").json()
-    members = sorted((number, pid) for pid, ms in MEMBERSHIPS.items() for club, number, _, until in ms
-                     if club == "C0327" and until is None)  # fmt: skip
+    members = sorted(
+        (number, pid)
+        for pid, ms in MEMBERSHIPS.items()
+        for club, number, _, until in ms
+        if club == "C0327" and until is None
+    )
     assert [world.pid[m["pkz"]] for m in answer["items"]] == [pid for _, pid in members]
     assert answer["total"] == len(members)
     for member in answer["items"]:

@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from zdb.api.app import API_PREFIX, create_app
+from zdb.app import API_PREFIX, create_app
 from zdb.config import Settings
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
@@ -65,9 +65,15 @@ def _problem(answer: httpx.Response, status: int, slug: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("method", "path"),
-    [("POST", "/api/v1/tournaments"), ("POST", "/api/v1/tournaments/trf"), ("POST", "/api/v1/tournaments/preview"),
-     ("PUT", "/api/v1/tournaments/1"), ("PUT", "/api/v1/tournaments/1/trf"), ("DELETE", "/api/v1/tournaments/1")],
-)  # fmt: skip
+    [
+        ("POST", "/api/v1/tournaments"),
+        ("POST", "/api/v1/tournaments/trf"),
+        ("POST", "/api/v1/tournaments/preview"),
+        ("PUT", "/api/v1/tournaments/1"),
+        ("PUT", "/api/v1/tournaments/1/trf"),
+        ("DELETE", "/api/v1/tournaments/1"),
+    ],
+)
 def test_a_write_without_a_token_is_refused_before_its_body_is_read(app: FastAPI, method: str, path: str) -> None:
     body = Stream(chunks=8)
     answer = _send(app, method, path, content=body)
@@ -86,9 +92,12 @@ def test_a_write_with_another_scheme_is_refused_too(app: FastAPI) -> None:
 def test_a_write_with_a_bearer_token_passes_the_guard(app: FastAPI) -> None:
     # An unknown token is the endpoint's to refuse, after the guard let the (small) body through.
     answer = _send(
-        app, "POST", "/api/v1/tournaments", content=b"{}",
+        app,
+        "POST",
+        "/api/v1/tournaments",
+        content=b"{}",
         headers={"Authorization": "Bearer nonsense", "Content-Type": "application/json"},
-    )  # fmt: skip
+    )
     problem = _problem(answer, 401, "unauthorized")
     assert "Bearer <token>'" not in problem["detail"]  # the authentication's own words, not the guard's
 
@@ -128,9 +137,12 @@ def test_other_endpoints_take_the_default_limit(app: FastAPI) -> None:
 def test_bodies_within_the_limits_are_answered_as_before(app: FastAPI) -> None:
     simulation = {"rating": 1600, "index": 5, "birth_year": 1980, "opponents": [1700], "end_date": "2026-01-01"}
     answer = _send(
-        app, "POST", "/api/v1/simulator", content=json.dumps(simulation).encode(),
+        app,
+        "POST",
+        "/api/v1/simulator",
+        content=json.dumps(simulation).encode(),
         headers={"Content-Type": "application/json"},
-    )  # fmt: skip
+    )
     assert answer.status_code == 200, answer.text
     # A method an endpoint does not have stays a 405, token or not.
     assert _send(app, "DELETE", "/api/v1/players", content=b"").status_code == 405

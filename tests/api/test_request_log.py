@@ -9,8 +9,8 @@ import logging
 import pytest
 from fastapi.testclient import TestClient
 
-from zdb.api.app import create_app
 from zdb.api.request_log import JsonFormatter
+from zdb.app import create_app
 from zdb.config import Settings
 
 

@@ -21,7 +21,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import Case, GenerationMode
 
 from tests.api.world import World
-from zdb.api.app import API_PREFIX, create_app
+from zdb.app import API_PREFIX, create_app
 from zdb.config import Settings
 
 OPENAPI = f"{API_PREFIX}/openapi.json"

@@ -10,7 +10,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 
 

@@ -2,7 +2,7 @@
 
 Each test builds the API tests' world (``tests/api/world.py``) in a database of its own, so that
 writes do not leak into other tests. Known answers come from the engine (``zdb.rating``) and
-from the from-scratch verification (``zdb.ratings.verify``), never from numbers written here.
+from the from-scratch verification (``zdb.ratings.recalculation.verify``), never from numbers written here.
 """
 
 from __future__ import annotations
@@ -21,12 +21,31 @@ from zdb.db import engine_for, unit_of_work
 from zdb.formats.trf import iter_games, parse_trf
 from zdb.players.models import Membership, Player
 from zdb.rating import Game, Participant, ResultCode, Tournament, evaluate_tournament
-from zdb.ratings.repository import load_initial_states, state_before
+from zdb.ratings.recalculation.repository import load_initial_states, state_before
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 TRF_FILE = SHARED / "data" / "trf" / "sharly-trf26-individual-240-byes-nrs-16p.trf"
-FIGURES = ("rule_set", "member", "stage", "fide_start", "r0", "i0", "w", "n", "unrated_games", "we", "e", "k", "rh",
-           "sonder", "rn", "i_new", "stored", "leftover_used", "leftover_stored")  # fmt: skip
+FIGURES = (
+    "rule_set",
+    "member",
+    "stage",
+    "fide_start",
+    "r0",
+    "i0",
+    "w",
+    "n",
+    "unrated_games",
+    "we",
+    "e",
+    "k",
+    "rh",
+    "sonder",
+    "rn",
+    "i_new",
+    "stored",
+    "leftover_used",
+    "leftover_stored",
+)
 TABLES = (Player, Membership, TournamentRecord, TournamentVersion, Participation, GameRow, AuditEntry)
 
 
@@ -97,9 +116,12 @@ def _engine_rows(url: str, tournament_id: int, version: int) -> tuple[str, list[
             .order_by(GameRow.seq)
         ).scalars()
         tournament = Tournament(
-            tournament_id, head.acronym, head.end_date, participants,
+            tournament_id,
+            head.acronym,
+            head.end_date,
+            participants,
             tuple(Game(str(g.white_pkz), str(g.black_pkz), ResultCode(g.result)) for g in games),
-        )  # fmt: skip
+        )
         initial = load_initial_states(session)
         key = (head.end_date, 1, head.acronym, tournament_id)
         states = {p.pid: state_before(session, initial, p.pid, key) for p in participants}
@@ -289,8 +311,12 @@ def test_ambiguous_match_lists_the_candidates(fresh: World) -> None:
     made = _post(fresh, _body(fresh, players=players, acronym="TWN"))
     assert made.status_code == 201, made.text
     twins = [p["pkz"] for p in made.json()["players"][1:3]]
-    asked = [{"pkz": fresh.pkz["A"]}, {"surname": "Mustermann", "given_name": "Max", "birth_date": "2000-01-01"},
-             {"pkz": fresh.pkz["B"]}, {"pkz": fresh.pkz["D"]}]  # fmt: skip
+    asked = [
+        {"pkz": fresh.pkz["A"]},
+        {"surname": "Mustermann", "given_name": "Max", "birth_date": "2000-01-01"},
+        {"pkz": fresh.pkz["B"]},
+        {"pkz": fresh.pkz["D"]},
+    ]
     before = _counts(fresh.url)
     answer = _post(fresh, _body(fresh, players=asked))
     assert answer.status_code == 422
@@ -323,16 +349,25 @@ Person = tuple[str, str, str, str, str]
 
 def _player_line(no: int, person: Person, cells: list[str]) -> str:
     sex, name, fed, fide, born = person
-    fields = [(5, str(no), 4), (10, sex, 0), (15, name, 0), (54, fed, 0), (58, fide, 11), (70, born, 0),
-              (81, "0.0", 4), (86, str(no), 4)]  # fmt: skip
+    fields = [
+        (5, str(no), 4),
+        (10, sex, 0),
+        (15, name, 0),
+        (54, fed, 0),
+        (58, fide, 11),
+        (70, born, 0),
+        (81, "0.0", 4),
+        (86, str(no), 4),
+    ]
     fields += [(92 + 10 * k, cell, 0) for k, cell in enumerate(cells)]
     return _trf_line("001", fields)
 
 
 def _german_line(no: int, person: Person, national: str) -> str:
     sex, name, _, _, born = person
-    return _trf_line("GER", [(5, str(no), 4), (10, sex, 0), (15, name, 0), (49, "1500", 4), (58, national, 11),
-                             (70, born, 0)])  # fmt: skip
+    return _trf_line(
+        "GER", [(5, str(no), 4), (10, sex, 0), (15, name, 0), (49, "1500", 4), (58, national, 11), (70, born, 0)]
+    )
 
 
 def round_robin_cells(count: int) -> dict[int, list[str]]:
@@ -442,9 +477,11 @@ def test_trf_preview_and_roles(fresh: World) -> None:
     before = _counts(fresh.url)
     headers = _headers(fresh, "referee_c", **{"Content-Type": "text/plain"})
     preview = fresh.client.post(
-        "/api/v1/tournaments/preview/trf", params={"acronym": "TRF", "federation": "C03"}, content=text,
+        "/api/v1/tournaments/preview/trf",
+        params={"acronym": "TRF", "federation": "C03"},
+        content=text,
         headers=headers,
-    )  # fmt: skip
+    )
     assert preview.status_code == 200, preview.text
     assert len(preview.json()["rows"]) == 4
     assert _counts(fresh.url) == before

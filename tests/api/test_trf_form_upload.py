@@ -83,9 +83,11 @@ def test_form_without_exactly_one_file_is_refused(fresh: World) -> None:
     empty = _form(fresh, "POST", "/trf", {"file": ("t.trf", b"  \n")})
     assert empty.status_code == 422
     mixed = fresh.client.post(
-        "/api/v1/tournaments/trf", params=PARAMS, content=b"--x--\r\n",
+        "/api/v1/tournaments/trf",
+        params=PARAMS,
+        content=b"--x--\r\n",
         headers=_headers(fresh, "referee_c", **{"Content-Type": "multipart/mixed; boundary=x"}),
-    )  # fmt: skip
+    )
     assert mixed.status_code == 422
     assert [e["place"] for e in mixed.json()["errors"]] == ["header.Content-Type"]
     assert _form(fresh, "POST", "/trf", {"file": ("t.trf", text)}, token="club_c0327").status_code == 403

@@ -18,9 +18,11 @@ def fresh(database_url: str) -> World:
 
 def _preview(world: World, text: str) -> tuple[int, list[tuple[str, str]]]:
     answer = world.client.post(
-        "/api/v1/tournaments/preview/trf", params=FIELDS, content=text.encode(),
+        "/api/v1/tournaments/preview/trf",
+        params=FIELDS,
+        content=text.encode(),
         headers={"Authorization": f"Bearer {world.tokens['referee_c']}", "Content-Type": "text/plain"},
-    )  # fmt: skip
+    )
     errors = answer.json().get("errors", []) if answer.status_code == 422 else []
     return answer.status_code, [(e["place"], e["message"]) for e in errors]
 

@@ -17,13 +17,13 @@ from sqlalchemy import update
 
 from tests.conftest import VECTORS
 from tests.db.scenario import recalc, submit
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.auth.service import create_token, revoke_token
+from zdb.common.names import fold_name
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
 from zdb.players.models import Membership, Player
-from zdb.players.names import fold_name
 from zdb.players.service import pkz_by_external_id
 from zdb.tournaments.models import TournamentVersion
 
@@ -40,8 +40,13 @@ NAMES = {
     "G": ("Groß", "Gerd", "M"),
     "H": ("Hoffmann", "Hanna", "F"),
 }
-FEDERATIONS = [("", "Deutscher Schachbund", 0, None), ("C", "Region C", 1, ""), ("C01", "Bezirk C01", 2, "C"),
-               ("C03", "Bezirk C03", 2, "C"), ("D", "Region D", 1, "")]  # fmt: skip
+FEDERATIONS = [
+    ("", "Deutscher Schachbund", 0, None),
+    ("C", "Region C", 1, ""),
+    ("C01", "Bezirk C01", 2, "C"),
+    ("C03", "Bezirk C03", 2, "C"),
+    ("D", "Region D", 1, ""),
+]
 CLUBS = [("C0101", "SC Erste 01", "C01"), ("C0327", "SK Musterstadt 1920", "C03"), ("D0001", "SV Delta", "D")]
 #: pid -> (club, member number, status, until)
 MEMBERSHIPS = {
@@ -105,16 +110,28 @@ def _register(url: str, pkz: dict[str, int]) -> None:
             session.execute(
                 update(Player)
                 .where(Player.pkz == pkz[pid])
-                .values(surname=surname, given_name=given, search_name=fold_name(f"{given} {surname}"), sex=sex,
-                        birth_date=None if year is None else date(year, 5, 17), fide_id=FIDE_IDS.get(pid),
-                        nation="GER")
-            )  # fmt: skip
+                .values(
+                    surname=surname,
+                    given_name=given,
+                    search_name=fold_name(f"{given} {surname}"),
+                    sex=sex,
+                    birth_date=None if year is None else date(year, 5, 17),
+                    fide_id=FIDE_IDS.get(pid),
+                    nation="GER",
+                )
+            )
         for pid, memberships in MEMBERSHIPS.items():
             for club, number, status, until in memberships:
                 session.add(
-                    Membership(player_pkz=pkz[pid], club_code=club, member_no=number, status=status,
-                               valid_from=date(2010, 1, 1), valid_until=until)
-                )  # fmt: skip
+                    Membership(
+                        player_pkz=pkz[pid],
+                        club_code=club,
+                        member_no=number,
+                        status=status,
+                        valid_from=date(2010, 1, 1),
+                        valid_until=until,
+                    )
+                )
         for tid, (federation, name) in TOURNAMENTS.items():
             session.execute(
                 update(TournamentVersion)
@@ -142,10 +159,12 @@ def build_world(url: str) -> World:
     # After the recalculation: a tournament withdrawn before its evaluation, one still pending.
     first, third = REPLAY["events"][0], REPLAY["events"][2]
     late = [
-        *(dict(event, id=tid, acronym=LATE[tid][0], end_date=LATE[tid][1])
-          for tid, event in ((WITHDRAWN, first), (PENDING, third))),
+        *(
+            dict(event, id=tid, acronym=LATE[tid][0], end_date=LATE[tid][1])
+            for tid, event in ((WITHDRAWN, first), (PENDING, third))
+        ),
         {"withdraw": WITHDRAWN},
-    ]  # fmt: skip
+    ]
     submit(url, {"initial_states": {}, "events": late})
     client = TestClient(create_app(Settings(database_url=url, read_pool_size=2), recalculation=False))
     return World(url, client, pkz, _tokens(url))

@@ -15,7 +15,7 @@ import yaml
 from click.testing import CliRunner
 
 from tests.conftest import ROOT
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.cli import main
 from zdb.config import Settings
 

@@ -172,13 +172,17 @@ def test_replay_refuses_bad_input(events: list[Any], message: str) -> None:
     [
         ({"A" * 65: {"rating": 1500, "index": 1}}, f"initial_states.{'A' * 65}: must be 1 to 64 printable characters"),
         (
-            {"A": {"rating": None, "index": 0, "leftover": [
-                {"tournament": 1, "end_date": "2025-01-01", "opp_rating": 10**20, "points": 1}
-            ]}},
+            {
+                "A": {
+                    "rating": None,
+                    "index": 0,
+                    "leftover": [{"tournament": 1, "end_date": "2025-01-01", "opp_rating": 10**20, "points": 1}],
+                }
+            },
             "initial_states.A.leftover[0].opp_rating: must be between 0 and 3500",
         ),
     ],
-)  # fmt: skip
+)
 def test_replay_refuses_impossible_states(states: dict[str, Any], message: str) -> None:
     code, _, err = _run(["replay", "-"], json.dumps({"initial_states": states, "events": []}))
     assert code == 2

@@ -45,9 +45,13 @@ def postgres_server() -> Iterator[str]:
 def _admin(server_url: str) -> psycopg.Connection:  # type: ignore[type-arg]
     url = make_url(server_url)
     return psycopg.connect(
-        host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database,
+        host=url.host,
+        port=url.port or 5432,
+        user=url.username,
+        password=url.password,
+        dbname=url.database,
         autocommit=True,
-    )  # fmt: skip
+    )
 
 
 def _with_database(server_url: str, name: str) -> str:

@@ -8,12 +8,12 @@ from sqlalchemy import inspect, select
 
 from tests.vector_compare import assert_rows, canonical_states
 from zdb.db import engine_for, unit_of_work
-from zdb.ratings.export import export_replay
+from zdb.exchange.replay_export import export_replay
+from zdb.exchange.replay_import import import_replay_document
 from zdb.ratings.models import RecalcState
-from zdb.ratings.recalc import RecalcOutcome
-from zdb.ratings.runner import run_recalculation
-from zdb.ratings.verify import verify
-from zdb.tournaments.importer import import_replay_document
+from zdb.ratings.recalculation.replay import RecalcOutcome
+from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.ratings.recalculation.verify import verify
 
 
 def submit(url: str, document: dict[str, Any]) -> dict[str, int]:

@@ -13,9 +13,9 @@ from tests.db.scenario import submit
 from zdb.bulk import TextCopies, copy_text, escape_copy_text, keys_table, stream_rows
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
-from zdb.ratings.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState
-from zdb.ratings.repository import delete_rows
+from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
+from zdb.ratings.recalculation.repository import delete_rows
 from zdb.tournaments.models import Participation
 
 REPLAY = VECTORS["replays"][0]
@@ -106,9 +106,30 @@ def test_copied_decimals_read_back_as_the_nearest_double(database_url: str) -> N
         p = Participation
         tid, version, pkz = session.execute(select(p.tournament_id, p.version, p.player_pkz).limit(1)).one()
         figures = [
-            tid, version, pkz, 0, "wo2026", "1", "established", "0", 1586, 20, "4.5", 5, 0, "0.810363", "\\N", "12.3",
-            1452, "0", 1592, 21, "1", 0, 0,
-        ]  # fmt: skip
+            tid,
+            version,
+            pkz,
+            0,
+            "wo2026",
+            "1",
+            "established",
+            "0",
+            1586,
+            20,
+            "4.5",
+            5,
+            0,
+            "0.810363",
+            "\\N",
+            "12.3",
+            1452,
+            "0",
+            1592,
+            21,
+            "1",
+            0,
+            0,
+        ]
         with copy_text(session, Evaluation.__tablename__, EVALUATION_COLUMNS) as write:
             write("\t".join(map(str, figures)) + "\n")
     with unit_of_work(engine_for(database_url)) as session:

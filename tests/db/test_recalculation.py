@@ -25,10 +25,10 @@ from tests.db.scenario import (
 from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
 from zdb.rating.replay import INCREMENTAL_WINDOW
-from zdb.ratings.embedded import EmbeddedRecalculator
 from zdb.ratings.models import PlayerRating, RecalcState
 from zdb.ratings.queries import recalc_status
-from zdb.ratings.recalc import LOCK_KEY, recalculate
+from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
+from zdb.ratings.recalculation.replay import LOCK_KEY, recalculate
 from zdb.ratings.schemas import RecalcProgress, RecalcStatus
 from zdb.tournaments.models import TournamentRecord
 

@@ -26,7 +26,7 @@ from workers.celery_app import create_app
 from zdb.config import Settings, settings
 from zdb.db import engine_for
 from zdb.ratings.models import HistoryRow, RecalcState
-from zdb.ratings.recalc import LOCK_KEY
+from zdb.ratings.recalculation.replay import LOCK_KEY
 
 REPLAY = VECTORS["replays"][0]
 
@@ -51,8 +51,11 @@ def worker(postgres_url: str, redis_url: str, tmp_path: Path) -> Iterator[str]:
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "zdb", "worker", "--loglevel=warning"],
-            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
         try:
             yield redis_url
         finally:

@@ -123,9 +123,18 @@ def build(t: Tournament) -> bytes:
     for k, p in enumerate(t.players):
         base = players_start + k * shape["length:player"]
         values: dict[int, int | str] = {
-            2000: p.name, 2003: p.elo, 2004: p.nwz, 2006: p.federation, 2008: p.birth, 2010: p.zps_club,
-            2011: p.zps_member, 2013: p.attribute, 2016: p.team, 2017: p.board, 2021: p.id,
-        }  # fmt: skip
+            2000: p.name,
+            2003: p.elo,
+            2004: p.nwz,
+            2006: p.federation,
+            2008: p.birth,
+            2010: p.zps_club,
+            2011: p.zps_member,
+            2013: p.attribute,
+            2016: p.team,
+            2017: p.board,
+            2021: p.id,
+        }
         if p.fide_id:
             values[2033] = p.fide_id
         if p.title:
@@ -155,7 +164,13 @@ def two_rounds(version: int) -> Tournament:
         Player("Klein,Eva", 4, "", federation="AUT", attribute="W"),
     ]
     games = {
-        (0, 1): Round(1, 2, 3), (1, 1): Round(2, 1, 1), (2, 1): Round(1, 4, 2), (3, 1): Round(2, 3, 2),
-        (3, 2): Round(1, 1, 1), (0, 2): Round(2, 4, 3), (1, 2): Round(1, 3, 3, 1), (2, 2): Round(2, 2, 1, 1),
-    }  # fmt: skip
+        (0, 1): Round(1, 2, 3),
+        (1, 1): Round(2, 1, 1),
+        (2, 1): Round(1, 4, 2),
+        (3, 1): Round(2, 3, 2),
+        (3, 2): Round(1, 1, 1),
+        (0, 2): Round(2, 4, 3),
+        (1, 2): Round(1, 3, 3, 1),
+        (2, 2): Round(2, 2, 1, 1),
+    }
     return Tournament(version, 2, players, games)

@@ -27,15 +27,37 @@ from zdb.formats.dsb_files import (
 )
 
 ANNA = MemberRow(
-    pkz=10000001, club_code="C0327", member_no=7, status="active", surname="Müller", given_name="Anna", sex="F",
-    birth_year=1980, rating=1733, rating_index=15, last_evaluation=date(2007, 4, 12), last_tournament_id=42,
-    fide_id=4600001, fide_nation="GER",
-)  # fmt: skip
+    pkz=10000001,
+    club_code="C0327",
+    member_no=7,
+    status="active",
+    surname="Müller",
+    given_name="Anna",
+    sex="F",
+    birth_year=1980,
+    rating=1733,
+    rating_index=15,
+    last_evaluation=date(2007, 4, 12),
+    last_tournament_id=42,
+    fide_id=4600001,
+    fide_nation="GER",
+)
 NEW = MemberRow(
-    pkz=10000009, club_code="C0327", member_no=None, status="passive", surname="Kowalczyk", given_name="Łukasz",
-    sex="M", birth_year=None, rating=None, rating_index=None, last_evaluation=None, last_tournament_id=None,
-    fide_id=None, fide_nation=None,
-)  # fmt: skip
+    pkz=10000009,
+    club_code="C0327",
+    member_no=None,
+    status="passive",
+    surname="Kowalczyk",
+    given_name="Łukasz",
+    sex="M",
+    birth_year=None,
+    rating=None,
+    rating_index=None,
+    last_evaluation=None,
+    last_tournament_id=None,
+    fide_id=None,
+    fide_nation=None,
+)
 
 
 def _lines(data: bytes, encoding: str = "utf-8") -> list[list[str]]:
@@ -64,9 +86,14 @@ def test_absent_values_are_empty_fields_never_zero() -> None:
 
 @pytest.mark.parametrize(
     ("day", "week"),
-    [(date(2007, 4, 12), "200715"), (date(2026, 1, 5), "202602"), (date(2021, 1, 1), "202053"),
-     (date(2024, 12, 30), "202501"), (None, "")],
-)  # fmt: skip
+    [
+        (date(2007, 4, 12), "200715"),
+        (date(2026, 1, 5), "202602"),
+        (date(2021, 1, 1), "202053"),
+        (date(2024, 12, 30), "202501"),
+        (None, ""),
+    ],
+)
 def test_year_week_is_the_iso_week(day: date | None, week: str) -> None:
     assert year_week(day) == week
 
@@ -82,9 +109,13 @@ def test_clubs_and_federations_with_the_dsb_codes() -> None:
     clubs = vereine_csv([ClubRow("C0327", "SK Musterstadt 1920", "C03"), ClubRow("D0001", "SV Delta", "D")])
     assert clubs.data == b"ZPS,LV,Verband,Vereinname\nC0327,C,C03,SK Musterstadt 1920\nD0001,D,D00,SV Delta\n"
     federations = verbaende_csv(
-        [FederationRow("", "Deutscher Schachbund", None), FederationRow("C", "Region C", ""),
-         FederationRow("C03", "Bezirk C03", "C"), FederationRow("C031", "Kreis, Nord", "C03")]
-    )  # fmt: skip
+        [
+            FederationRow("", "Deutscher Schachbund", None),
+            FederationRow("C", "Region C", ""),
+            FederationRow("C03", "Bezirk C03", "C"),
+            FederationRow("C031", "Kreis, Nord", "C03"),
+        ]
+    )
     assert federations.data == (
         b'Verband,LV,Uebergeordnet,Verbandname\nC00,C,000,Region C\nC03,C,C00,Bezirk C03\nC031,C,C03,"Kreis, Nord"\n'
     )
@@ -155,9 +186,16 @@ def test_zip_holds_the_three_files_and_equal_data_give_equal_bytes() -> None:
 
 @pytest.mark.parametrize(
     ("name", "codec"),
-    [("UTF-8", "utf-8"), ("utf8", "utf-8"), ("Windows-1252", "cp1252"), ("cp1252", "cp1252"),
-     ("ISO-8859-1", "latin-1"), ("latin1", "latin-1"), (" latin-1 ", "latin-1")],
-)  # fmt: skip
+    [
+        ("UTF-8", "utf-8"),
+        ("utf8", "utf-8"),
+        ("Windows-1252", "cp1252"),
+        ("cp1252", "cp1252"),
+        ("ISO-8859-1", "latin-1"),
+        ("latin1", "latin-1"),
+        (" latin-1 ", "latin-1"),
+    ],
+)
 def test_encoding_names(name: str, codec: str) -> None:
     assert codec_of(name) == codec
 

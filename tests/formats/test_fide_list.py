@@ -79,9 +79,20 @@ def test_a_header_with_other_widths_moves_every_column() -> None:
     line += "AGM 2450  12  10 2300  0   20 0     0   0  1990  wi  "
     player = next(read_fide_txt([header.encode() + b"\n", line.encode() + b"\n"]))
     assert player == FidePlayer(
-        4600001, "Weber, Jana", "GER", "M", "GM", "WGM", ("FA", "IA"), "AGM", FideRating(2450, 12, 10),
-        FideRating(2300, 0, 20), FideRating(None, 0, None), 1990, "wi",
-    )  # fmt: skip
+        4600001,
+        "Weber, Jana",
+        "GER",
+        "M",
+        "GM",
+        "WGM",
+        ("FA", "IA"),
+        "AGM",
+        FideRating(2450, 12, 10),
+        FideRating(2300, 0, 20),
+        FideRating(None, 0, None),
+        1990,
+        "wi",
+    )
     assert isinstance(player, FidePlayer) and player.inactive
 
 
@@ -123,9 +134,20 @@ def test_a_header_without_a_required_column_reads_nothing(players: list[FidePlay
 
 def test_windows_1252_and_utf_8_lines_are_both_read() -> None:
     player = FidePlayer(
-        4600001, "Weiß, Zoë", "GER", "F", None, None, (), None, FideRating(1800, 3, 20), FideRating(None),
-        FideRating(None), None, "w",
-    )  # fmt: skip
+        4600001,
+        "Weiß, Zoë",
+        "GER",
+        "F",
+        None,
+        None,
+        (),
+        None,
+        FideRating(1800, 3, 20),
+        FideRating(None),
+        FideRating(None),
+        None,
+        "w",
+    )
     for codec in ("utf-8", "cp1252"):
         data = _txt([replace(player, line=2)], codec=codec)
         assert list(read_fide_txt(io.BytesIO(data))) == [player]

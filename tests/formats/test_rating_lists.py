@@ -37,9 +37,10 @@ def _as_written(member: ListMember, layout: str, codec: str) -> ListMember:
 
 
 @pytest.mark.parametrize(
-    ("codec", "bom"), [("utf-8", False), ("utf-8", True), ("cp1252", False), ("latin-1", False)],
+    ("codec", "bom"),
+    [("utf-8", False), ("utf-8", True), ("cp1252", False), ("latin-1", False)],
     ids=["utf-8", "utf-8-bom", "cp1252", "latin-1"],
-)  # fmt: skip
+)
 def test_every_layout_and_encoding_reads_back_what_was_written(
     generated: tuple[str, SyntheticList], codec: str, bom: bool
 ) -> None:
@@ -114,16 +115,38 @@ def test_a_repeated_district_is_kept_and_a_different_repeat_is_a_problem() -> No
 def test_the_dsb_writer_s_zip_reads_and_writes_again_byte_for_byte() -> None:
     members = [
         MemberRow(
-            pkz=10000001, club_code="C0327", member_no=7, status="active", surname="Müller", given_name="Anna",
-            sex="F", birth_year=1980, rating=1733, rating_index=15, last_evaluation=date(2007, 4, 12),
-            last_tournament_id=42, fide_id=4600001, fide_nation="GER",
+            pkz=10000001,
+            club_code="C0327",
+            member_no=7,
+            status="active",
+            surname="Müller",
+            given_name="Anna",
+            sex="F",
+            birth_year=1980,
+            rating=1733,
+            rating_index=15,
+            last_evaluation=date(2007, 4, 12),
+            last_tournament_id=42,
+            fide_id=4600001,
+            fide_nation="GER",
         ),
         MemberRow(
-            pkz=10000009, club_code="C0327", member_no=None, status="passive", surname="van der Berg",
-            given_name="Łukasz", sex="M", birth_year=None, rating=None, rating_index=None, last_evaluation=None,
-            last_tournament_id=None, fide_id=None, fide_nation=None,
+            pkz=10000009,
+            club_code="C0327",
+            member_no=None,
+            status="passive",
+            surname="van der Berg",
+            given_name="Łukasz",
+            sex="M",
+            birth_year=None,
+            rating=None,
+            rating_index=None,
+            last_evaluation=None,
+            last_tournament_id=None,
+            fide_id=None,
+            fide_nation=None,
         ),
-    ]  # fmt: skip
+    ]
     clubs = [ClubRow("C0327", "SK Lindenau, 1923", "C03")]
     federations = [FederationRow("C", "Sächsischer Schachverband", ""), FederationRow("C03", "Bezirk", "C")]
     for codec in CODECS:

@@ -91,12 +91,19 @@ def test_the_separate_name_columns_suffice_and_must_agree_with_the_joined_one() 
 @pytest.mark.parametrize(
     ("old", "new", "column"),
     [
-        (",1650,23,", ",165O,23,", "DWZ"), (",A,", ",X,", "Status"), (",W,D,", ",Q,D,", "Geschlecht"),
-        (",1990,", ",12,", "Geburtsjahr"), (",202511,", ",202560,", "Letzte Auswertung"), ("NU00000001,", ",", "ID"),
-        (",C0327,", ",,", "ZPS"), (",007,", ",7a,", "Mitgliedsnummer"), (",4600001,", ",46-1,", "FIDE-ID"),
-        (",1650,1600,", ",1650,-1,", "FIDE-Elozahl-Blitz"), (',"Weber,Jana",', ',",Jana",', "Name,Vorname"),
+        (",1650,23,", ",165O,23,", "DWZ"),
+        (",A,", ",X,", "Status"),
+        (",W,D,", ",Q,D,", "Geschlecht"),
+        (",1990,", ",12,", "Geburtsjahr"),
+        (",202511,", ",202560,", "Letzte Auswertung"),
+        ("NU00000001,", ",", "ID"),
+        (",C0327,", ",,", "ZPS"),
+        (",007,", ",7a,", "Mitgliedsnummer"),
+        (",4600001,", ",46-1,", "FIDE-ID"),
+        (",1650,1600,", ",1650,-1,", "FIDE-Elozahl-Blitz"),
+        (',"Weber,Jana",', ',",Jana",', "Name,Vorname"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_value_is_a_problem_with_line_and_column_and_only_its_line_is_lost(
     old: str, new: str, column: str
 ) -> None:

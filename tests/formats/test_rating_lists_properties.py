@@ -30,16 +30,26 @@ def _member(draw: st.DrawFn, person: int, ids: str) -> ListMember:
     positive = st.integers(1, 3500)
     return ListMember(
         person_id={"portal": f"NU{person:08d}", "dewis": str(10_000_000 + person)}.get(ids),
-        club_code=draw(CODE), member_no=draw(_optional(st.integers(0, 99_999))),
-        status=draw(st.sampled_from(("active", "passive"))), surname=draw(NAME),
-        given_name=draw(st.just("") | TEXT), sex=draw(st.sampled_from((None, "M", "F", "D"))),
-        eligibility=draw(_optional(TEXT)), birth_year=draw(_optional(st.integers(1850, 2200))),
-        last_evaluation=draw(_optional(WEEK)), rating=draw(_optional(positive)),
-        rating_index=draw(_optional(st.integers(0, 300))), fide_rating=draw(_optional(positive)),
-        fide_title=draw(_optional(TEXT)), fide_id=draw(_optional(st.integers(1, 10**9))),
-        fide_nation=draw(_optional(TEXT)), fide_women_title=draw(_optional(TEXT)),
-        fide_rapid=draw(_optional(positive)), fide_blitz=draw(_optional(positive)), title=draw(_optional(TEXT)),
-    )  # fmt: skip
+        club_code=draw(CODE),
+        member_no=draw(_optional(st.integers(0, 99_999))),
+        status=draw(st.sampled_from(("active", "passive"))),
+        surname=draw(NAME),
+        given_name=draw(st.just("") | TEXT),
+        sex=draw(st.sampled_from((None, "M", "F", "D"))),
+        eligibility=draw(_optional(TEXT)),
+        birth_year=draw(_optional(st.integers(1850, 2200))),
+        last_evaluation=draw(_optional(WEEK)),
+        rating=draw(_optional(positive)),
+        rating_index=draw(_optional(st.integers(0, 300))),
+        fide_rating=draw(_optional(positive)),
+        fide_title=draw(_optional(TEXT)),
+        fide_id=draw(_optional(st.integers(1, 10**9))),
+        fide_nation=draw(_optional(TEXT)),
+        fide_women_title=draw(_optional(TEXT)),
+        fide_rapid=draw(_optional(positive)),
+        fide_blitz=draw(_optional(positive)),
+        title=draw(_optional(TEXT)),
+    )
 
 
 @st.composite
@@ -85,8 +95,11 @@ def test_utf_8_lists_read_back_the_values_written(drawn: tuple[RatingList, str])
     rating_list, codec = drawn
     formats = tuple(replace(f, codec="utf-8") for f in rating_list.formats)
     read = read_rating_list(write_rating_list(rating_list, formats).data)
-    keys = {key for name, key in layout("spieler.csv", rating_list.formats[0].layout).columns
-            if name in rating_list.formats[0].columns}  # fmt: skip
+    keys = {
+        key
+        for name, key in layout("spieler.csv", rating_list.formats[0].layout).columns
+        if name in rating_list.formats[0].columns
+    }
     absent = {key: None for key in ("fide_women_title", "fide_rapid", "fide_blitz", "title") if key not in keys}
     assert read.members == tuple(replace(m, **absent) for m in rating_list.members)
     assert (read.clubs, read.federations) == (rating_list.clubs, rating_list.federations)

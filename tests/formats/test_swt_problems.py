@@ -34,8 +34,12 @@ def test_both_versions_read_the_same_tournament(version: int) -> None:
     ]
     anna, dieter, joerg, eva = document.players
     assert (anna.name, anna.sex, anna.rating, anna.birth_date, anna.place) == (
-        "Müller,Anna", "w", 2100, __import__("datetime").date(1980, 5, 17), "player 1"
-    )  # fmt: skip
+        "Müller,Anna",
+        "w",
+        2100,
+        __import__("datetime").date(1980, 5, 17),
+        "player 1",
+    )
     (german,) = anna.national
     assert (german.club_code, german.member_no, german.rating, german.person_no) == ("C0327", "123", 2050, None)
     assert (dieter.birth_year, dieter.birth_date, dieter.rating) == (1975, None, None)

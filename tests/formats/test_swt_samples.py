@@ -19,18 +19,47 @@ NAMES = ["SwissIndividual", "SwissTeam"]
 
 # JSON field number -> SwtPlayer attribute; texts compare without trailing blanks
 PLAYER_FIELDS = {
-    "2000": "name", "2001": "club", "2002": "title", "2003": "elo", "2004": "nwz", "2006": "federation",
-    "2008": "birth", "2010": "zps_club", "2011": "zps_member", "2013": "attribute", "2033": "fide_id",
-    "2034": "pkz", "2016": "team", "2017": "board", "2021": "id", "2022": "rank",
-}  # fmt: skip
+    "2000": "name",
+    "2001": "club",
+    "2002": "title",
+    "2003": "elo",
+    "2004": "nwz",
+    "2006": "federation",
+    "2008": "birth",
+    "2010": "zps_club",
+    "2011": "zps_member",
+    "2013": "attribute",
+    "2033": "fide_id",
+    "2034": "pkz",
+    "2016": "team",
+    "2017": "board",
+    "2021": "id",
+    "2022": "rank",
+}
 TEAM_FIELDS = {
-    "1000": "name", "1015": "first_player", "1016": "players", "1018": "id", "1019": "number", "1020": "rank"
-}  # fmt: skip
+    "1000": "name",
+    "1015": "first_player",
+    "1016": "players",
+    "1018": "id",
+    "1019": "number",
+    "1020": "rank",
+}
 GENERAL_FIELDS = {
-    "1": "rounds", "2": "current_round", "3": "paired_rounds", "4": "players", "34": "boards", "35": "team_tournament",
-    "65": "name", "66": "city", "67": "arbiter", "69": "remark", "70": "start_date", "71": "end_date",
-    "185": "team_id_offset", "9999": "version",
-}  # fmt: skip
+    "1": "rounds",
+    "2": "current_round",
+    "3": "paired_rounds",
+    "4": "players",
+    "34": "boards",
+    "35": "team_tournament",
+    "65": "name",
+    "66": "city",
+    "67": "arbiter",
+    "69": "remark",
+    "70": "start_date",
+    "71": "end_date",
+    "185": "team_id_offset",
+    "9999": "version",
+}
 
 
 def _sample(name: str) -> tuple[bytes, dict[str, Any]]:
@@ -137,9 +166,12 @@ def _expected_games(expected: dict[str, Any]) -> set[tuple[int, int, int, str]]:
         points = int(x["4002"].split("-")[1]) & 3
         forfeit = x["4005"] in ("3006-1", "3006-4")
         result = {
-            (3, False): ResultCode.WHITE_WINS, (2, False): ResultCode.DRAW, (1, False): ResultCode.BLACK_WINS,
-            (3, True): ResultCode.WHITE_WINS_FORFEIT, (1, True): ResultCode.BLACK_WINS_FORFEIT,
-        }[(points, forfeit)]  # fmt: skip
+            (3, False): ResultCode.WHITE_WINS,
+            (2, False): ResultCode.DRAW,
+            (1, False): ResultCode.BLACK_WINS,
+            (3, True): ResultCode.WHITE_WINS_FORFEIT,
+            (1, True): ResultCode.BLACK_WINS_FORFEIT,
+        }[(points, forfeit)]
         games.add((x["round"], int(x["player"], 16), int(x["4001"], 16), result.value))
     return games
 
@@ -173,8 +205,10 @@ def test_the_document_has_every_player_with_the_json_values(name: str) -> None:
         assert player.sex == {"m": "m", "w": "w"}[theirs["2013"].lower()]
         (national,) = player.national
         assert (national.club_code, national.member_no, national.rating) == (
-            theirs["2010"], theirs["2011"], int(theirs["2004"])
-        )  # fmt: skip
+            theirs["2010"],
+            theirs["2011"],
+            int(theirs["2004"]),
+        )
     if expected.get("teams"):
         by_team = {
             t["1019"]: sorted((p["2017"], p["2021"]) for p in expected["players"] if p["2016"] == t["1019"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from zdb.formats.trf import parse_trf
 from zdb.messages import Message
 
-_BROKEN = "\n".join([
+_LINES = [
     "012 Broken",
     "042 2026/13/01",
     "062 9",
@@ -14,7 +14,8 @@ _BROKEN = "\n".join([
     "001    2     Beta, B                           1500 GER                         0.0    2     9 b 0     1 w =",
     "001    2     Gamma, C                          1500 GER                         0.0    3",
     "XYZ something",
-]) + "\n"  # fmt: skip
+]
+_BROKEN = "\n".join(_LINES) + "\n"
 
 
 def test_every_problem_has_its_template_and_values() -> None:

@@ -75,9 +75,14 @@ class Installed:
 
     def zdb(self, *args: str, **settings: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(self.bin / "zdb"), *args], cwd=self.elsewhere, env=self.environment(**settings),
-            capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
+            [str(self.bin / "zdb"), *args],
+            cwd=self.elsewhere,
+            env=self.environment(**settings),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -103,10 +108,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
 
 def test_the_wheel_is_installed_not_the_source_tree(installed: Installed) -> None:
     where = _run(
-        installed.bin / "python", "-c",
+        installed.bin / "python",
+        "-c",
         "import zdb, zdb.migrate; print(zdb.__file__); print(zdb.migrate.migrations_folder())",
-        cwd=installed.elsewhere, env=installed.environment(),
-    ).split()  # fmt: skip
+        cwd=installed.elsewhere,
+        env=installed.environment(),
+    ).split()
     site = installed.bin.parent / "lib"
     assert all(Path(path).is_relative_to(site) for path in where), where
     assert Path(where[1]).name == "_migrations" and (Path(where[1]) / "versions").is_dir()
@@ -156,9 +163,11 @@ class Api:
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         request = urllib.request.Request(
-            self.base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+            self.base + path,
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
             headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
-        )  # fmt: skip
+        )
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return answer.status, json.loads(answer.read() or b"null")
@@ -178,10 +187,13 @@ def served(installed: Installed, tmp_path: Path) -> Iterator[Api]:
     token = created.stdout.split()[-1]
     port = _free_port()
     server = subprocess.Popen(
-        [str(installed.bin / "zdb"), "serve", "--port", str(port)], cwd=installed.elsewhere,
+        [str(installed.bin / "zdb"), "serve", "--port", str(port)],
+        cwd=installed.elsewhere,
         env=installed.environment(ZDB_HOME=home, ZDB_SWEEP_SECONDS="1"),
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     api = Api(f"http://127.0.0.1:{port}/api/v1", token)
     try:
         deadline = time.monotonic() + 60

@@ -8,7 +8,7 @@ import re
 
 from tests.conftest import ROOT
 from zdb.cli.db_commands import synth_command
-from zdb.loaders.synthetic import prefix_of
+from zdb.exchange.synthetic import prefix_of
 from zdb.synthetic import generate
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

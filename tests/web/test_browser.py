@@ -20,7 +20,7 @@ from tests.api.world import World
 from tests.conftest import ROOT
 from tests.web.live_server import serving
 from tests.web.trf_files import good_trf, two_errors
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -32,8 +32,16 @@ if not CHROMIUM.exists():
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]  # noqa: E402
 from playwright.sync_api import Browser, FilePayload, Page, ViewportSize, expect, sync_playwright  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PHONE: ViewportSize = {"width": 360, "height": 740}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
@@ -158,10 +166,15 @@ def test_simulator(page: Page) -> None:
 def test_phone_layout_and_keyboard(browser: Browser, base_url: str, world: World) -> None:
     context = browser.new_context(viewport=PHONE, base_url=base_url, is_mobile=True, has_touch=True)
     phone = context.new_page()
-    for path, name in [("/?q=mueller", "30-phone-search"), (f"/players/{world.pkz['A']}", "31-phone-player"),
-                       ("/tournaments/4", "32-phone-tournament"), ("/clubs/C0327", "33-phone-club"),
-                       ("/federations/C", "34-phone-federation"), ("/recalculation", "35-phone-recalculation"),
-                       ("/simulator?rating=1600&opponents=1700,1650", "36-phone-simulator")]:  # fmt: skip
+    for path, name in [
+        ("/?q=mueller", "30-phone-search"),
+        (f"/players/{world.pkz['A']}", "31-phone-player"),
+        ("/tournaments/4", "32-phone-tournament"),
+        ("/clubs/C0327", "33-phone-club"),
+        ("/federations/C", "34-phone-federation"),
+        ("/recalculation", "35-phone-recalculation"),
+        ("/simulator?rating=1600&opponents=1700,1650", "36-phone-simulator"),
+    ]:
         phone.goto(path)
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"{path} is {width} px wide"

@@ -16,10 +16,19 @@ LABEL_WIDTH = 15 * 19 * 0.62
 
 def _entry(kind: str, day: date, rating: int) -> HistoryEntry:
     return HistoryEntry(
-        kind=kind, date=day, event="X", tournament_id=1 if kind == "tournament" else None, tournament_version=None,
-        tournament_name=None, old_rating=None, old_index=None, new_rating=rating, new_index=1, stored=None,
+        kind=kind,
+        date=day,
+        event="X",
+        tournament_id=1 if kind == "tournament" else None,
+        tournament_version=None,
+        tournament_name=None,
+        old_rating=None,
+        old_index=None,
+        new_rating=rating,
+        new_index=1,
+        stored=None,
         evaluation=None,
-    )  # fmt: skip
+    )
 
 
 @pytest.mark.parametrize("conversion_year", [2017, 2021, 2026])

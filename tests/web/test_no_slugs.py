@@ -19,13 +19,29 @@ SLUG = re.compile(
     r"|received|withdrawn|idle|running|pending|individual|swiss|r0|rh|sbr|not played|(?:player|opponent) not rated)\b"
 )
 PAGES = [
-    "/", "/?q=mueller", "/?q=x", "/?q=C0327", "/players/{A}", "/players/{D}", "/players/{H}", "/tournaments/4",
-    f"/tournaments/{PENDING}", f"/tournaments/{WITHDRAWN}", "/clubs/C0327", "/clubs/C0327?sort=name", "/federations",
-    "/federations/C", "/federations/C?sex=F&age_max=60", "/recalculation", "/simulator",
+    "/",
+    "/?q=mueller",
+    "/?q=x",
+    "/?q=C0327",
+    "/players/{A}",
+    "/players/{D}",
+    "/players/{H}",
+    "/tournaments/4",
+    f"/tournaments/{PENDING}",
+    f"/tournaments/{WITHDRAWN}",
+    "/clubs/C0327",
+    "/clubs/C0327?sort=name",
+    "/federations",
+    "/federations/C",
+    "/federations/C?sex=F&age_max=60",
+    "/recalculation",
+    "/simulator",
     "/simulator?rating=1600&opponents=1700,1650",
     "/simulator?rating=1600&elo=1900&opponents=1700,1650&end_date=27.09.2026",
-    "/simulator?rating=1600&opponents=1700,abc", "/referee/sign-in", "/players/99999999",
-]  # fmt: skip
+    "/simulator?rating=1600&opponents=1700,abc",
+    "/referee/sign-in",
+    "/players/99999999",
+]
 
 
 def _slugs(html: str) -> list[str]:

@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.db.conftest import _admin, _with_database
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for
 
@@ -54,11 +54,18 @@ def _paths(client: TestClient) -> list[str]:
     federations = client.get(f"{api}/federations", params={"limit": 1000}).json()["items"]
     region = next(f for f in federations if f["level"] == 1)
     return [
-        "/", f"/?q={busiest['surname']}", f"/players/{busiest['pkz']}", f"/tournaments/{biggest['id']}",
+        "/",
+        f"/?q={busiest['surname']}",
+        f"/players/{busiest['pkz']}",
+        f"/tournaments/{biggest['id']}",
         f"/tournaments/{biggest['id']}/players/{report['rows'][0]['pkz']}/explanation",
-        f"/clubs/{_largest(clubs, 'members')['code']}", "/federations", f"/federations/{region['prefix']}",
-        "/federations?age_max=18&sex=F", "/recalculation", "/simulator?rating=1600&opponents=1700,1650,1580,1720",
-    ]  # fmt: skip
+        f"/clubs/{_largest(clubs, 'members')['code']}",
+        "/federations",
+        f"/federations/{region['prefix']}",
+        "/federations?age_max=18&sex=F",
+        "/recalculation",
+        "/simulator?rating=1600&opponents=1700,1650,1580,1720",
+    ]
 
 
 # The coverage tracer of the test command is paused: it adds a cost to every Python call, and the

@@ -15,7 +15,7 @@ from tests.api.world import PENDING, REPLAY, WITHDRAWN, World
 from tests.db.scenario import submit
 from tests.web.html_text import rows_of as _rows
 from tests.web.html_text import text_of as _text
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 from zdb.web.catalogue import extract_messages
 from zdb.web.i18n import catalogue_path
@@ -196,9 +196,14 @@ def test_simulator_page_equals_the_api(world: World, pages: TestClient) -> None:
     api = world.client.post("/api/v1/simulator", json=body).json()
     page = pages.get(
         "/simulator",
-        params={"rating": "1600", "index": "12", "birth_year": "1986", "opponents": "1700, 1650 1580",
-                "end_date": "2026-09-27"},
-    )  # fmt: skip
+        params={
+            "rating": "1600",
+            "index": "12",
+            "birth_year": "1986",
+            "opponents": "1700, 1650 1580",
+            "end_date": "2026-09-27",
+        },
+    )
     assert page.status_code == 200
     dwz = next(s for s in api["systems"] if s["system"] == "dwz")
     html = page.text
@@ -261,9 +266,19 @@ def test_pages_are_not_in_the_openapi_document(world: World) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/?q=mueller", "/players/{A}", "/tournaments/4", "/tournaments/4/players/{A}/explanation", "/clubs/C0327",
-     "/federations", "/federations/C?sex=F&age_max=60", "/recalculation", "/simulator?rating=1600&opponents=1700,1650"],
-)  # fmt: skip
+    [
+        "/",
+        "/?q=mueller",
+        "/players/{A}",
+        "/tournaments/4",
+        "/tournaments/4/players/{A}/explanation",
+        "/clubs/C0327",
+        "/federations",
+        "/federations/C?sex=F&age_max=60",
+        "/recalculation",
+        "/simulator?rating=1600&opponents=1700,1650",
+    ],
+)
 def test_server_time_within_budget(world: World, pages: TestClient, path: str) -> None:
     url = path.format(A=world.pkz["A"])
     pages.get(url)  # the first answer compiles the templates

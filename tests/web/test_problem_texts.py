@@ -67,9 +67,11 @@ def test_upload_problems_in_the_pages_language_and_english_in_the_api(fresh: Wor
     assert "gegen sich selbst" not in english.text
 
     answer = fresh.client.post(
-        "/api/v1/tournaments/preview/trf", params=FIELDS, content=text.encode(),
+        "/api/v1/tournaments/preview/trf",
+        params=FIELDS,
+        content=text.encode(),
         headers={"Authorization": f"Bearer {fresh.tokens['referee_c']}", "Content-Type": "text/plain"},
-    )  # fmt: skip
+    )
     assert answer.status_code == 422
     errors = [(e["place"], e["message"]) for e in answer.json()["errors"]]
     assert (f"line {line}", "round 1: player 1 is paired with himself") in errors
@@ -99,7 +101,12 @@ def test_a_message_is_english_as_text_and_german_on_request() -> None:
     assert str(colour) == "players 1 and 2 both have white against each other"
     german = translations("de").gettext
     assert colour.translated(german) == "die Spieler 1 und 2 haben gegeneinander beide Weiß"
-    blank = Message("{kind} bye for player {no} in round {round}, but the player line has {cell!r}",
-                    kind="H", no=3, round=2, cell=Message("a blank cell"))  # fmt: skip
+    blank = Message(
+        "{kind} bye for player {no} in round {round}, but the player line has {cell!r}",
+        kind="H",
+        no=3,
+        round=2,
+        cell=Message("a blank cell"),
+    )
     assert str(blank) == "H bye for player 3 in round 2, but the player line has 'a blank cell'"
     assert "'eine leere Zelle'" in blank.translated(german)

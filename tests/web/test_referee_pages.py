@@ -82,9 +82,11 @@ def test_two_errors_then_preview_submit_once_and_follow(fresh: World) -> None:
     previewed = _upload(client, good_trf(fresh))
     assert previewed.status_code == 200, previewed.text
     api = fresh.client.post(
-        "/api/v1/tournaments/preview/trf", params=FIELDS, content=good_trf(fresh).encode(),
+        "/api/v1/tournaments/preview/trf",
+        params=FIELDS,
+        content=good_trf(fresh).encode(),
         headers={"Authorization": f"Bearer {fresh.tokens['referee_c']}", "Content-Type": "text/plain"},
-    ).json()  # fmt: skip
+    ).json()
     shown = [(row[1], row[8]) for row in rows_of(previewed.text, "preview")]
     assert len(shown) == len(api["rows"]) == 4
     for (name, after), row in zip(shown, api["rows"], strict=True):
@@ -118,8 +120,11 @@ def test_two_errors_then_preview_submit_once_and_follow(fresh: World) -> None:
 def test_correct_and_withdraw(fresh: World) -> None:
     client = _signed_in(fresh)
     previewed = _upload(client, good_trf(fresh))
-    tid = int(client.post("/referee/upload", data={**_hidden(previewed.text), "action": "submit"}).headers[
-        "location"].rsplit("/", 1)[1])  # fmt: skip
+    tid = int(
+        client.post("/referee/upload", data={**_hidden(previewed.text), "action": "submit"})
+        .headers["location"]
+        .rsplit("/", 1)[1]
+    )
     corrected_text = good_trf(fresh).replace("012 Herbstturnier", "012 Herbstturnier 2026")
     preview = _upload(client, corrected_text, tournament_id=str(tid))
     assert preview.status_code == 200 and _hidden(preview.text)["tournament_id"] == str(tid)
@@ -145,15 +150,18 @@ def test_scope_json_and_foreign_forms(fresh: World) -> None:
     assert outside.status_code == 403
     client = _signed_in(fresh)
     bad_json = client.post(
-        "/referee/upload", data={"action": "preview"},
+        "/referee/upload",
+        data={"action": "preview"},
         files={"file": ("t.json", b'{"acronym": "JSN", "federation": "C03", "players": [{"pkz": "x"}]}')},
-    )  # fmt: skip
+    )
     assert bad_json.status_code == 422
     assert "body.end_date" in bad_json.text and "body.players[0].pkz" in bad_json.text
     foreign = client.post(
-        "/referee/upload", data={**FIELDS, "action": "preview"}, headers={"Origin": "https://elsewhere.example"},
+        "/referee/upload",
+        data={**FIELDS, "action": "preview"},
+        headers={"Origin": "https://elsewhere.example"},
         files={"file": ("t.trf", good_trf(fresh).encode())},
-    )  # fmt: skip
+    )
     assert foreign.status_code == 403
     empty = client.post("/referee/upload", data={**FIELDS, "action": "preview"}, files={"file": ("t.trf", b"")})
     assert empty.status_code == 422
@@ -174,8 +182,11 @@ def test_preview_shows_the_warnings_and_a_correction_is_previewed_at_its_place(f
     assert f"Zeile {first + 1}" in notices[: notices.index("</ul>")]
     # Submitted, evaluated, then the same file previewed as its correction: the figures are the
     # stored ones (the stored version is not counted under the new one).
-    tid = int(client.post("/referee/upload", data={**_hidden(previewed.text), "action": "submit"}).headers[
-        "location"].rsplit("/", 1)[1])  # fmt: skip
+    tid = int(
+        client.post("/referee/upload", data={**_hidden(previewed.text), "action": "submit"})
+        .headers["location"]
+        .rsplit("/", 1)[1]
+    )
     recalc(fresh.url)
     again = _upload(client, "\n".join(lines) + "\n", tournament_id=str(tid))
     stored = fresh.get(f"/tournaments/{tid}/evaluation").json()["rows"]

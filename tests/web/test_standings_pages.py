@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from tests.api.world import REPLAY, World
 from tests.standings.test_team_seasons import STORED
 from tests.web.html_text import rows_of as _rows
-from zdb.api.app import create_app
+from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.players.service import NewPlayer, create_players

@@ -29,9 +29,11 @@ def test_an_swt_is_previewed_and_submitted_from_the_page(fresh: World) -> None:
     previewed = _upload(client, _german_swt(fresh))
     assert previewed.status_code == 200, previewed.text
     api = fresh.client.post(
-        "/api/v1/tournaments/preview/trf", params=FIELDS, content=_german_trf(fresh).encode(),
+        "/api/v1/tournaments/preview/trf",
+        params=FIELDS,
+        content=_german_trf(fresh).encode(),
         headers={"Authorization": f"Bearer {fresh.tokens['referee_c']}", "Content-Type": "text/plain"},
-    ).json()  # fmt: skip
+    ).json()
     shown = [(row[1], row[8]) for row in rows_of(previewed.text, "preview")]
     assert len(shown) == len(api["rows"]) == 4
     for (name, after), row in zip(shown, api["rows"], strict=True):

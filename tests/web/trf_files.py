@@ -14,8 +14,14 @@ PLAYERS = [
     ("w", "Neumann, Nina", "", "2011/03/04", "C0327-77"),
 ]
 #: a round robin of four: (round, white, black, result)
-GAMES = [(1, 1, 4, "1-0"), (1, 2, 3, "1/2-1/2"), (2, 4, 3, "0-1"), (2, 1, 2, "1/2-1/2"),
-         (3, 2, 4, "1-0"), (3, 3, 1, "0-1")]  # fmt: skip
+GAMES = [
+    (1, 1, 4, "1-0"),
+    (1, 2, 3, "1/2-1/2"),
+    (2, 4, 3, "0-1"),
+    (2, 1, 2, "1/2-1/2"),
+    (3, 2, 4, "1-0"),
+    (3, 3, 1, "0-1"),
+]
 _OWN = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}
 
 
@@ -35,14 +41,26 @@ def good_trf(world: World) -> str:
         cells[black].append(f"{white:4d} b {_OWN[result][1]}")
     lines = ["012 Herbstturnier", "042 2026/11/06", "052 2026/11/08", "122 90 min + 30 s"]
     for no, (sex, name, fide, born, national) in enumerate(PLAYERS, 1):
-        fields = [(5, str(no), 4), (10, sex, 0), (15, name, 0), (54, "GER", 0), (58, fide, 11), (70, born, 0),
-                  (81, "0.0", 4), (86, str(no), 4)]  # fmt: skip
+        fields = [
+            (5, str(no), 4),
+            (10, sex, 0),
+            (15, name, 0),
+            (54, "GER", 0),
+            (58, fide, 11),
+            (70, born, 0),
+            (81, "0.0", 4),
+            (86, str(no), 4),
+        ]
         fields += [(92 + 10 * k, cell, 0) for k, cell in enumerate(cells[no])]
         lines.append(_line("001", fields))
         if national is not None:
             ident = str(world.pkz["B"]) if national == "pkz B" else national
-            lines.append(_line("GER", [(5, str(no), 4), (10, sex, 0), (15, name, 0), (49, "1500", 4),
-                                       (58, ident, 11), (70, born, 0)]))  # fmt: skip
+            lines.append(
+                _line(
+                    "GER",
+                    [(5, str(no), 4), (10, sex, 0), (15, name, 0), (49, "1500", 4), (58, ident, 11), (70, born, 0)],
+                )
+            )
     return "\n".join(lines) + "\n"
 
 

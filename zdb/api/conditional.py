@@ -10,17 +10,15 @@ where the data records none, the time this server started.
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import datetime
 from email.utils import format_datetime
 
 from fastapi import Request, Response
 from pydantic import BaseModel
 
+from zdb.common.utc import as_utc
+
 __all__ = ["conditional_bytes", "conditional_json", "etag_matches"]
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def etag_matches(header: str | None, etag: str) -> bool:
@@ -42,7 +40,7 @@ def conditional_json(request: Request, model: BaseModel, *stamps: datetime | Non
 def conditional_bytes(request: Request, body: bytes, *stamps: datetime | None) -> Response:
     """The JSON ``body`` with its tag and the latest of ``stamps``, or 304 when the tag matches."""
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    known = [_utc(s) for s in stamps if s is not None]
+    known = [as_utc(s) for s in stamps if s is not None]
     modified: datetime = max(known) if known else request.app.state.started_at
     headers = {
         "ETag": etag,

@@ -18,7 +18,7 @@ little between the request and the database as possible:
   history), the club list one (its total and latest change ride on every row; only a page
   beyond the last member asks again); the recalculation's stamp (``Last-Modified``) comes with
   the first. A public caller (no Authorization header) never touches the token table
-  (``zdb.api.dependencies.ReadCaller``).
+  (``zdb.endpoints.dependencies.ReadCaller``).
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ from zdb.auth.principal import Principal
 from zdb.db import unit_of_work
 from zdb.players.queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
 from zdb.ratings.queries import (
-    RESULTS_STAMP_COLUMNS,
     club_page_fields,
     club_params,
     club_statements,
     results_stamp_of,
 )
+from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS
 
 __all__ = ["club_ratings_answer", "fetch", "player_card_answer"]
 

@@ -78,9 +78,11 @@ class Metrics:
     def __init__(self, engine: Engine) -> None:
         self.registry = CollectorRegistry()
         self.latency = Histogram(
-            "zdb_http_request_duration_seconds", "time to answer a request", ["method", "route", "status"],
+            "zdb_http_request_duration_seconds",
+            "time to answer a request",
+            ["method", "route", "status"],
             registry=self.registry,
-        )  # fmt: skip
+        )
         self.submissions = Counter(
             "zdb_submissions_total", "tournaments accepted", ["format", "kind"], registry=self.registry
         )

@@ -53,9 +53,13 @@ def _problem(status: int) -> dict[str, Any]:
     slug, detail, instance, errors = _EXAMPLES[status]
     kind = PROBLEM_TYPES[slug]
     example = {
-        "type": kind.type, "title": kind.title, "status": status, "detail": detail, "instance": instance,
+        "type": kind.type,
+        "title": kind.title,
+        "status": status,
+        "detail": detail,
+        "instance": instance,
         "errors": errors,
-    }  # fmt: skip
+    }
     return {
         "description": kind.description,
         "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": _REF}, "example": example}},

@@ -111,11 +111,16 @@ class RequestLog:
             await self.app(scope, receive, with_id)
         finally:
             _access.info(
-                "%s %s %s", scope["method"], scope["path"], status,
+                "%s %s %s",
+                scope["method"],
+                scope["path"],
+                status,
                 extra={
-                    "method": scope["method"], "path": scope["path"], "status": status,
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "status": status,
                     "duration_ms": round((time.perf_counter() - started) * 1000, 1),
                     "client": (scope.get("client") or ("", 0))[0],
                 },
-            )  # fmt: skip
+            )
             _REQUEST_ID.reset(token)

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from zdb.tournaments.schemas import UtcDateTime
+from zdb.common.utc import UtcDateTime
 
 __all__ = ["AuditEntryOut", "CallerOut"]
 

@@ -37,7 +37,7 @@ def serve_command(host: str, port: int, workers: int) -> None:
         from zdb.migrate import upgrade
 
         upgrade(current.database_url)
-    uvicorn.run("zdb.api.app:app_from_environment", factory=True, host=host, port=port, workers=workers)
+    uvicorn.run("zdb.app:app_from_environment", factory=True, host=host, port=port, workers=workers)
 
 
 def _can_listen(host: str, port: int) -> None:

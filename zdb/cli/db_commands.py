@@ -56,9 +56,12 @@ def downgrade_command(revision: str, url: str | None, yes: bool) -> None:
 @DATABASE_URL
 def recalc_command(from_scratch: bool, url: str | None) -> None:
     """Bring every stored rating up to date now, in this process."""
-    from zdb.ratings.runner import run_recalculation
+    from zdb.cli.progress import progress_line
+    from zdb.ratings.recalculation.runner import run_recalculation
 
-    outcome = run_recalculation(migrated(url), from_scratch=from_scratch, show_progress=sys.stderr.isatty())
+    engine = migrated(url)
+    with progress_line(sys.stderr.isatty()) as report:
+        outcome = run_recalculation(engine, from_scratch=from_scratch, report=report)
     if not outcome.ran:
         click.echo("another recalculation is running; it will take every change into account")
         return
@@ -74,7 +77,7 @@ def recalc_command(from_scratch: bool, url: str | None) -> None:
 @DATABASE_URL
 def verify_command(limit: int, url: str | None) -> None:
     """Recompute the whole time line in memory and compare it with every stored figure."""
-    from zdb.ratings.verify import verify
+    from zdb.ratings.recalculation.verify import verify
 
     with unit_of_work(migrated(url)) as session:
         differences = verify(session)
@@ -93,8 +96,8 @@ def verify_command(limit: int, url: str | None) -> None:
 @DATABASE_URL
 def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None:
     """Take in a time line in the vectors' replay input format, then recalculate."""
-    from zdb.ratings.runner import run_recalculation
-    from zdb.tournaments.importer import import_replay_document
+    from zdb.exchange.replay_import import import_replay_document
+    from zdb.ratings.recalculation.runner import run_recalculation
 
     source = file.name if file.name != "<stdin>" else "stdin"
     engine = migrated(url)
@@ -118,12 +121,12 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 @DATABASE_URL
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
-    from zdb.ratings.export import export_replay
-    from zdb.ratings.models import RecalcState
+    from zdb.exchange.replay_export import export_replay
+    from zdb.ratings.recalculation.state import is_dirty
 
     with unit_of_work(migrated(url)) as session:
         document = export_replay(session)
-        pending = session.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is not None
+        pending = is_dirty(session)
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
     if pending:
         click.echo("note: changes wait for a recalculation (zdb recalc); these are the last run's results", err=True)
@@ -144,9 +147,10 @@ def _scale(context: click.Context, parameter: click.Parameter, value: float) -> 
 @DATABASE_URL
 def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> None:
     """Load the engine benchmark's synthetic federation into an empty database."""
-    from zdb.loaders.synthetic import load_register, load_tournaments
+    from zdb.cli.progress import progress_line
+    from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.players.models import Player
-    from zdb.ratings.runner import run_recalculation
+    from zdb.ratings.recalculation.runner import run_recalculation
     from zdb.synthetic import generate
 
     engine = migrated(url)
@@ -165,7 +169,8 @@ def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> 
             games = load_tournaments(session, world, advance=bar.update)
     click.echo(f"{len(world.players)} players, {len(world.tournaments)} tournaments, {games} games stored")
     if not no_recalc:
-        outcome = run_recalculation(engine, show_progress=True)
+        with progress_line(True) as report:
+            outcome = run_recalculation(engine, report=report)
         click.echo(f"recalculated from scratch: {outcome.evaluated} tournaments in {outcome.duration_ms} ms")
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session
 
+from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.federations.schemas import ClubOut, FederationOut
 from zdb.players.models import Membership
-from zdb.tournaments.queries import like_pattern
 
 __all__ = ["club", "list_clubs", "list_federations"]
 
@@ -63,11 +63,14 @@ def _clubs(session: Session, conditions: list[ColumnElement[bool]], limit: int, 
     ).all()
     return [
         ClubOut(
-            code=r.code, name=r.name, federation_prefix=r.federation_prefix, members=r.members,
+            code=r.code,
+            name=r.name,
+            federation_prefix=r.federation_prefix,
+            members=r.members,
             active_members=r.active_members,
         )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 def club(session: Session, code: str) -> ClubOut:

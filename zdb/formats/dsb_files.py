@@ -106,31 +106,86 @@ __all__ = [
 ]
 
 SPIELER_HEADER = (
-    "ID", "VKZ", "Mgl-Nr", "Status", "Spielername", "Geschlecht", "Spielberechtigung", "Geburtsjahr",
-    "Letzte-Auswertung", "DWZ", "Index", "FIDE-Elo", "FIDE-Titel", "FIDE-ID", "FIDE-Land",
-)  # fmt: skip
+    "ID",
+    "VKZ",
+    "Mgl-Nr",
+    "Status",
+    "Spielername",
+    "Geschlecht",
+    "Spielberechtigung",
+    "Geburtsjahr",
+    "Letzte-Auswertung",
+    "DWZ",
+    "Index",
+    "FIDE-Elo",
+    "FIDE-Titel",
+    "FIDE-ID",
+    "FIDE-Land",
+)
 VEREINE_HEADER = ("ZPS", "LV", "Verband", "Vereinname")
 VERBAENDE_HEADER = ("Verband", "LV", "Uebergeordnet", "Verbandname")
 CLUB_MEMBERS_HEADER = (
-    "id", "nachname", "vorname", "titel", "verein", "mglnr", "status", "dwz", "dwzindex", "turniercode",
-    "turnierende", "fideid", "fideelo", "fidetitel",
-)  # fmt: skip
+    "id",
+    "nachname",
+    "vorname",
+    "titel",
+    "verein",
+    "mglnr",
+    "status",
+    "dwz",
+    "dwzindex",
+    "turniercode",
+    "turnierende",
+    "fideid",
+    "fideelo",
+    "fidetitel",
+)
 
 #: the Python codecs of the encodings offered
 Codec = Literal["utf-8", "cp1252", "latin-1"]
 
 _ALIASES: dict[str, Codec] = {
-    "utf-8": "utf-8", "utf8": "utf-8",
-    "cp1252": "cp1252", "windows-1252": "cp1252",
-    "latin-1": "latin-1", "latin1": "latin-1", "iso-8859-1": "latin-1",
-}  # fmt: skip
+    "utf-8": "utf-8",
+    "utf8": "utf-8",
+    "cp1252": "cp1252",
+    "windows-1252": "cp1252",
+    "latin-1": "latin-1",
+    "latin1": "latin-1",
+    "iso-8859-1": "latin-1",
+}
 
 #: letters without a decomposition, spelled in Latin letters
 _SPELLED = {
-    "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ø": "o", "Ø": "O", "ı": "i", "ß": "ss", "æ": "ae", "Æ": "AE",
-    "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ħ": "h", "Ħ": "H", "ŧ": "t", "Ŧ": "T",
-    "–": "-", "—": "-", "‘": "'", "’": "'", "‚": ",", "“": '"', "”": '"', "„": '"', "…": "...",
-}  # fmt: skip
+    "ł": "l",
+    "Ł": "L",
+    "đ": "d",
+    "Đ": "D",
+    "ø": "o",
+    "Ø": "O",
+    "ı": "i",
+    "ß": "ss",
+    "æ": "ae",
+    "Æ": "AE",
+    "œ": "oe",
+    "Œ": "OE",
+    "þ": "th",
+    "Þ": "Th",
+    "ð": "d",
+    "Ð": "D",
+    "ħ": "h",
+    "Ħ": "H",
+    "ŧ": "t",
+    "Ŧ": "T",
+    "–": "-",
+    "—": "-",
+    "‘": "'",
+    "’": "'",
+    "‚": ",",
+    "“": '"',
+    "”": '"',
+    "„": '"',
+    "…": "...",
+}
 
 _SEX = {"M": "M", "F": "W", "D": "D"}
 _STATUS = {"active": "A", "passive": "P"}
@@ -280,13 +335,24 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[str]], fit: Fitter) -> b
 def _spieler(rows: Iterable[MemberRow], fit: Fitter) -> bytes:
     lines = (
         (
-            _text(r.pkz), r.club_code, _member_no(r.member_no), _STATUS.get(r.status, ""),
-            f"{r.surname},{r.given_name}", _SEX.get(r.sex or "", ""), _text(r.eligibility), _text(r.birth_year),
-            year_week(r.last_evaluation), _text(r.rating), _index(r), _text(r.fide_rating), _text(r.fide_title),
-            _text(r.fide_id), _text(r.fide_nation),
+            _text(r.pkz),
+            r.club_code,
+            _member_no(r.member_no),
+            _STATUS.get(r.status, ""),
+            f"{r.surname},{r.given_name}",
+            _SEX.get(r.sex or "", ""),
+            _text(r.eligibility),
+            _text(r.birth_year),
+            year_week(r.last_evaluation),
+            _text(r.rating),
+            _index(r),
+            _text(r.fide_rating),
+            _text(r.fide_title),
+            _text(r.fide_id),
+            _text(r.fide_nation),
         )
         for r in rows
-    )  # fmt: skip
+    )
     return _csv(SPIELER_HEADER, lines, fit)
 
 
@@ -361,11 +427,21 @@ def club_members_csv(rows: Iterable[MemberRow], codec: Codec = "utf-8") -> Writt
     lines = ["|".join(CLUB_MEMBERS_HEADER)]
     for r in rows:
         fields = (
-            _text(r.pkz), r.surname, r.given_name, _text(r.title), r.club_code, _member_no(r.member_no),
-            _STATUS.get(r.status, ""), _text(r.rating), _index(r), _text(r.last_tournament_id),
-            "" if r.last_evaluation is None else r.last_evaluation.isoformat(), _text(r.fide_id),
-            _text(r.fide_rating), _text(r.fide_title),
-        )  # fmt: skip
+            _text(r.pkz),
+            r.surname,
+            r.given_name,
+            _text(r.title),
+            r.club_code,
+            _member_no(r.member_no),
+            _STATUS.get(r.status, ""),
+            _text(r.rating),
+            _index(r),
+            _text(r.last_tournament_id),
+            "" if r.last_evaluation is None else r.last_evaluation.isoformat(),
+            _text(r.fide_id),
+            _text(r.fide_rating),
+            _text(r.fide_title),
+        )
         lines.append("|".join(_legacy(_inert(fit(value))) for value in fields))
     text = "".join(line + "\r\n" for line in lines)
     return Written(text.encode(codec), fit.replaced)

@@ -27,9 +27,26 @@ __all__ = ["COLUMNS", "read_fide_txt"]
 
 #: the header names and what they hold
 COLUMNS = (
-    "ID Number", "Name", "Fed", "Sex", "Tit", "WTit", "OTit", "FOA", "SRtng", "SGm", "SK", "RRtng", "RGm", "Rk",
-    "BRtng", "BGm", "BK", "B-day", "Flag",
-)  # fmt: skip
+    "ID Number",
+    "Name",
+    "Fed",
+    "Sex",
+    "Tit",
+    "WTit",
+    "OTit",
+    "FOA",
+    "SRtng",
+    "SGm",
+    "SK",
+    "RRtng",
+    "RGm",
+    "Rk",
+    "BRtng",
+    "BGm",
+    "BK",
+    "B-day",
+    "Flag",
+)
 _ALIASES = {"Bday": "B-day", "Birthday": "B-day", "ID": "ID Number"}
 _OPTIONAL = frozenset({"FOA"})
 _SEXES = frozenset({"M", "F", ""})
@@ -111,9 +128,21 @@ def _player(values: dict[str, str], line: int) -> FidePlayer:
     except FideReadError as error:
         raise FideReadError(str(error), column) from None
     return FidePlayer(
-        fide_id, values["Name"], values["Fed"], player_sex, _optional(values["Tit"]), _optional(values["WTit"]),
-        other, _optional(values.get("FOA", "")), ratings[0], ratings[1], ratings[2], born, values["Flag"], line,
-    )  # fmt: skip
+        fide_id,
+        values["Name"],
+        values["Fed"],
+        player_sex,
+        _optional(values["Tit"]),
+        _optional(values["WTit"]),
+        other,
+        _optional(values.get("FOA", "")),
+        ratings[0],
+        ratings[1],
+        ratings[2],
+        born,
+        values["Flag"],
+        line,
+    )
 
 
 def _fast(layout: _Layout, line: str, number_: int) -> FidePlayer | None:
@@ -130,10 +159,21 @@ def _fast(layout: _Layout, line: str, number_: int) -> FidePlayer | None:
         return None
     sr, sg, sk, rr, rg, rk, br, bg, bk, born = [int(value) if value else 0 for value in numbers]
     return FidePlayer(
-        int(fide_id), name, federation, sex or None, title or None, women or None,
-        tuple(t for t in other.split(",") if t) if other else (), foa or None, FideRating(sr or None, sg, sk or None),
-        FideRating(rr or None, rg, rk or None), FideRating(br or None, bg, bk or None), born or None, flags, number_,
-    )  # fmt: skip
+        int(fide_id),
+        name,
+        federation,
+        sex or None,
+        title or None,
+        women or None,
+        tuple(t for t in other.split(",") if t) if other else (),
+        foa or None,
+        FideRating(sr or None, sg, sk or None),
+        FideRating(rr or None, rg, rk or None),
+        FideRating(br or None, bg, bk or None),
+        born or None,
+        flags,
+        number_,
+    )
 
 
 def read_fide_txt(

@@ -21,8 +21,10 @@ from zdb.formats.list_model import Problem
 __all__ = ["read_fide_xml"]
 
 _RATINGS = (
-    ("rating", "games", "k"), ("rapid_rating", "rapid_games", "rapid_k"), ("blitz_rating", "blitz_games", "blitz_k"),
-)  # fmt: skip
+    ("rating", "games", "k"),
+    ("rapid_rating", "rapid_games", "rapid_k"),
+    ("blitz_rating", "blitz_games", "blitz_k"),
+)
 
 
 def _player(values: dict[str, str], line: int) -> FidePlayer:
@@ -52,10 +54,21 @@ def _player(values: dict[str, str], line: int) -> FidePlayer:
     except FideReadError as error:
         raise FideReadError(str(error), column) from None
     return FidePlayer(
-        fide_id, name, values.get("country", ""), player_sex, values.get("title") or None,
-        values.get("w_title") or None, other, values.get("foa_title") or None, ratings[0], ratings[1], ratings[2],
-        born, values.get("flag", ""), line,
-    )  # fmt: skip
+        fide_id,
+        name,
+        values.get("country", ""),
+        player_sex,
+        values.get("title") or None,
+        values.get("w_title") or None,
+        other,
+        values.get("foa_title") or None,
+        ratings[0],
+        ratings[1],
+        ratings[2],
+        born,
+        values.get("flag", ""),
+        line,
+    )
 
 
 def read_fide_xml(lines: Iterable[bytes], file: str = "players_list_xml_foa.xml") -> Iterator[FidePlayer | Problem]:

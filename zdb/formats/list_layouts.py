@@ -58,23 +58,47 @@ def normalised(header: str) -> str:
 
 
 _PORTAL_BASE = (
-    ("ID", "person_id"), ("ZPS", "club_code"), ("Mitgliedsnummer", "member_no"), ("Status", "status"),
-    ("Name,Vorname", "full_name"), ("Geschlecht", "sex"), ("Spielberechtigung", "eligibility"),
-    ("Geburtsjahr", "birth_year"), ("Letzte Auswertung", "last_evaluation"), ("DWZ", "rating"),
-    ("Index", "rating_index"), ("FIDE-Elozahl", "fide_rating"), ("FIDE-Titel", "fide_title"), ("FIDE-ID", "fide_id"),
-    ("FIDE-Land", "fide_nation"),
-)  # fmt: skip
-_PORTAL_2026 = (
-    ("FIDE-Frauentitel", "fide_women_title"), ("FIDE-Elozahl-Schnellschach", "fide_rapid"),
-    ("FIDE-Elozahl-Blitz", "fide_blitz"), ("Vorname", "given_name"), ("Nachname", "surname"), ("Titel", "title"),
-)  # fmt: skip
-_DEWIS = (
-    ("ID", "person_id"), ("VKZ", "club_code"), ("Mgl-Nr", "member_no"), ("Status", "status"),
-    ("Spielername", "full_name"), ("Geschlecht", "sex"), ("Spielberechtigung", "eligibility"),
-    ("Geburtsjahr", "birth_year"), ("Letzte-Auswertung", "last_evaluation"), ("DWZ", "rating"),
+    ("ID", "person_id"),
+    ("ZPS", "club_code"),
+    ("Mitgliedsnummer", "member_no"),
+    ("Status", "status"),
+    ("Name,Vorname", "full_name"),
+    ("Geschlecht", "sex"),
+    ("Spielberechtigung", "eligibility"),
+    ("Geburtsjahr", "birth_year"),
+    ("Letzte Auswertung", "last_evaluation"),
+    ("DWZ", "rating"),
     ("Index", "rating_index"),
-    ("FIDE-Elo", "fide_rating"), ("FIDE-Titel", "fide_title"), ("FIDE-ID", "fide_id"), ("FIDE-Land", "fide_nation"),
-)  # fmt: skip
+    ("FIDE-Elozahl", "fide_rating"),
+    ("FIDE-Titel", "fide_title"),
+    ("FIDE-ID", "fide_id"),
+    ("FIDE-Land", "fide_nation"),
+)
+_PORTAL_2026 = (
+    ("FIDE-Frauentitel", "fide_women_title"),
+    ("FIDE-Elozahl-Schnellschach", "fide_rapid"),
+    ("FIDE-Elozahl-Blitz", "fide_blitz"),
+    ("Vorname", "given_name"),
+    ("Nachname", "surname"),
+    ("Titel", "title"),
+)
+_DEWIS = (
+    ("ID", "person_id"),
+    ("VKZ", "club_code"),
+    ("Mgl-Nr", "member_no"),
+    ("Status", "status"),
+    ("Spielername", "full_name"),
+    ("Geschlecht", "sex"),
+    ("Spielberechtigung", "eligibility"),
+    ("Geburtsjahr", "birth_year"),
+    ("Letzte-Auswertung", "last_evaluation"),
+    ("DWZ", "rating"),
+    ("Index", "rating_index"),
+    ("FIDE-Elo", "fide_rating"),
+    ("FIDE-Titel", "fide_title"),
+    ("FIDE-ID", "fide_id"),
+    ("FIDE-Land", "fide_nation"),
+)
 _DEWIS_OLD = (("ZPS", "club_code"), *_DEWIS[2:])
 
 #: the name columns: ``full_name`` ("Surname,Given") or both of the others is enough
@@ -90,27 +114,52 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("dewis", "spieler.csv", _DEWIS, _required(_DEWIS), "utf-8", "\n", False),
     Layout("dewis-old", "spieler.csv", _DEWIS_OLD, _required(_DEWIS_OLD), "utf-8", "\n", False),
     Layout(
-        "portal", "vereine.csv",
-        (("ZPS-Nummer", "code"), ("Landesverband", "state"), ("UebergeordneterVerband", "parent"),
-         ("Vereinsname", "name")),
-        frozenset({"ZPS-Nummer", "Landesverband", "UebergeordneterVerband", "Vereinsname"}), "cp1252", "\r\n", True,
+        "portal",
+        "vereine.csv",
+        (
+            ("ZPS-Nummer", "code"),
+            ("Landesverband", "state"),
+            ("UebergeordneterVerband", "parent"),
+            ("Vereinsname", "name"),
+        ),
+        frozenset({"ZPS-Nummer", "Landesverband", "UebergeordneterVerband", "Vereinsname"}),
+        "cp1252",
+        "\r\n",
+        True,
     ),
     Layout(
-        "dewis", "vereine.csv", (("ZPS", "code"), ("LV", "state"), ("Verband", "parent"), ("Vereinname", "name")),
-        frozenset({"ZPS", "LV", "Verband", "Vereinname"}), "utf-8", "\n", False,
+        "dewis",
+        "vereine.csv",
+        (("ZPS", "code"), ("LV", "state"), ("Verband", "parent"), ("Vereinname", "name")),
+        frozenset({"ZPS", "LV", "Verband", "Vereinname"}),
+        "utf-8",
+        "\n",
+        False,
     ),
     Layout(
-        "portal", "verbaende.csv",
-        (("Verbandnummer", "code"), ("Landesverband", "state"), ("UebergeordneterVerband", "parent"),
-         ("Verbandname", "name")),
-        frozenset({"Verbandnummer", "Landesverband", "UebergeordneterVerband", "Verbandname"}), "cp1252", "\r\n", True,
+        "portal",
+        "verbaende.csv",
+        (
+            ("Verbandnummer", "code"),
+            ("Landesverband", "state"),
+            ("UebergeordneterVerband", "parent"),
+            ("Verbandname", "name"),
+        ),
+        frozenset({"Verbandnummer", "Landesverband", "UebergeordneterVerband", "Verbandname"}),
+        "cp1252",
+        "\r\n",
+        True,
     ),
     Layout(
-        "dewis", "verbaende.csv",
+        "dewis",
+        "verbaende.csv",
         (("Verband", "code"), ("LV", "state"), ("Uebergeordnet", "parent"), ("Verbandname", "name")),
-        frozenset({"Verband", "LV", "Uebergeordnet", "Verbandname"}), "utf-8", "\n", False,
+        frozenset({"Verband", "LV", "Uebergeordnet", "Verbandname"}),
+        "utf-8",
+        "\n",
+        False,
     ),
-)  # fmt: skip
+)
 
 
 def layouts_of(file: str) -> tuple[Layout, ...]:

@@ -99,10 +99,22 @@ class ListMember:
         """The values that belong to the person, not to the membership: equal on every line of
         one person in a sound file."""
         return (
-            self.surname, self.given_name, self.sex, self.birth_year, self.last_evaluation, self.rating,
-            self.rating_index, self.fide_rating, self.fide_title, self.fide_id, self.fide_nation,
-            self.fide_women_title, self.fide_rapid, self.fide_blitz, self.title,
-        )  # fmt: skip
+            self.surname,
+            self.given_name,
+            self.sex,
+            self.birth_year,
+            self.last_evaluation,
+            self.rating,
+            self.rating_index,
+            self.fide_rating,
+            self.fide_title,
+            self.fide_id,
+            self.fide_nation,
+            self.fide_women_title,
+            self.fide_rapid,
+            self.fide_blitz,
+            self.title,
+        )
 
 
 @dataclass(frozen=True, slots=True)

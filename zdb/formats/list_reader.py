@@ -215,11 +215,24 @@ def _code(text: str) -> str:
 
 
 _MEMBER_VALUES: dict[str, Callable[[str], object]] = {
-    "club_code": _code, "member_no": _number, "status": _status, "sex": _sex, "eligibility": _optional,
-    "birth_year": _birth_year, "last_evaluation": _week, "rating": _positive, "rating_index": _number,
-    "fide_rating": _positive, "fide_title": _optional, "fide_id": _positive, "fide_nation": _optional,
-    "fide_women_title": _optional, "fide_rapid": _positive, "fide_blitz": _positive, "title": _optional,
-}  # fmt: skip
+    "club_code": _code,
+    "member_no": _number,
+    "status": _status,
+    "sex": _sex,
+    "eligibility": _optional,
+    "birth_year": _birth_year,
+    "last_evaluation": _week,
+    "rating": _positive,
+    "rating_index": _number,
+    "fide_rating": _positive,
+    "fide_title": _optional,
+    "fide_id": _positive,
+    "fide_nation": _optional,
+    "fide_women_title": _optional,
+    "fide_rapid": _positive,
+    "fide_blitz": _positive,
+    "title": _optional,
+}
 
 
 def _person_id(text: str, layout: Layout) -> str:
@@ -270,9 +283,22 @@ def _member(raw: dict[str, str], table: _Table, line: int, problems: list[Proble
 
 
 _PERSON_COLUMNS = (
-    "surname", "given_name", "sex", "birth_year", "last_evaluation", "rating", "rating_index", "fide_rating",
-    "fide_title", "fide_id", "fide_nation", "fide_women_title", "fide_rapid", "fide_blitz", "title",
-)  # fmt: skip
+    "surname",
+    "given_name",
+    "sex",
+    "birth_year",
+    "last_evaluation",
+    "rating",
+    "rating_index",
+    "fide_rating",
+    "fide_title",
+    "fide_id",
+    "fide_nation",
+    "fide_women_title",
+    "fide_rapid",
+    "fide_blitz",
+    "title",
+)
 
 
 def _people(members: tuple[ListMember, ...], table: _Table, problems: list[Problem]) -> tuple[ListPerson, ...]:

@@ -20,11 +20,11 @@ from datetime import date
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from zdb.common.names import fold_name
 from zdb.errors import ValidationProblem
 from zdb.federations.models import Club
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.players.models import Membership, Player
-from zdb.players.names import fold_name
 from zdb.players.service import NewPlayer, create_players
 
 __all__ = ["MatchOutcome", "PlayerQuery", "match_players"]

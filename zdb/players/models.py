@@ -28,7 +28,7 @@ class Player(Base):
     external_id: Mapped[str | None] = mapped_column(String(64), unique=True)
     surname: Mapped[str] = mapped_column(String(100))
     given_name: Mapped[str] = mapped_column(String(100), default="")
-    # Folded for search: lower case, umlauts as ue/oe/ae/ss, accents removed (zdb.players.names).
+    # Folded for search: lower case, umlauts as ue/oe/ae/ss, accents removed (zdb.common.names).
     search_name: Mapped[str] = mapped_column(String(210), index=True)
     sex: Mapped[str | None] = mapped_column(String(1))
     birth_year: Mapped[int | None]

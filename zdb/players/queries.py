@@ -6,7 +6,7 @@ and one function that makes the card of their rows (``card_fields``): the API ru
 statements on its asynchronous pool in PostgreSQL (``zdb.api.hot_reads``), so that both ways
 to the card share its SQL and its shape.
 
-Names are searched in their folded form (``zdb.players.names.fold_name``): every word of the
+Names are searched in their folded form (``zdb.common.names.fold_name``): every word of the
 query must occur in ``players.search_name``, so "Müller", "Mueller" and "muller" find the same
 players, and "Müller, Anna" finds Anna Müller.
 """
@@ -14,21 +14,23 @@ players, and "Müller, Anna" finds Anna Müller.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.common.like import like_pattern
+from zdb.common.names import fold_name
+from zdb.common.utc import as_utc
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
-from zdb.players.names import fold_name
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
+from zdb.ratings.evaluation_report import FIGURE_COLUMNS
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion
-from zdb.tournaments.queries import FIGURE_COLUMNS, like_pattern
 
 __all__ = [
     "CARD_HISTORY",
@@ -99,23 +101,32 @@ def search_players(
         .where(*conditions)
     ).one()
     rows = session.execute(
-        select(p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest, r.rating,
-               r.rating_index)
+        select(
+            p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest, r.rating, r.rating_index
+        )
         .outerjoin(r, r.player_pkz == p.pkz)
         .where(*conditions)
         .order_by(p.surname, p.given_name, p.pkz)
         .limit(limit)
         .offset(offset)
-    ).all()  # fmt: skip
+    ).all()
     clubs = current_clubs(session, [row.pkz for row in rows])
     items = [
         PlayerSummary(
-            pkz=row.pkz, surname=row.surname, given_name=row.given_name, sex=row.sex, birth_year=row.birth_year,
-            fide_id=row.fide_id, nation=row.nation, guest=row.guest, rating=row.rating,
-            rating_index=_index(row.rating, row.rating_index), clubs=clubs[row.pkz],
+            pkz=row.pkz,
+            surname=row.surname,
+            given_name=row.given_name,
+            sex=row.sex,
+            birth_year=row.birth_year,
+            fide_id=row.fide_id,
+            nation=row.nation,
+            guest=row.guest,
+            rating=row.rating,
+            rating_index=_index(row.rating, row.rating_index),
+            clubs=clubs[row.pkz],
         )
         for row in rows
-    ]  # fmt: skip
+    ]
     stamps = [s for s in (created, changed) if s is not None]
     return items, total, max(stamps, default=None)
 
@@ -124,13 +135,26 @@ def search_players(
 #: initial rating, his memberships (current and past), his history with every evaluation's figures
 _p, _r, _i, _m, _h, _e, _v = Player, PlayerRating, InitialState, Membership, HistoryRow, Evaluation, TournamentVersion
 CARD_PLAYER = (
-    select(_p.pkz, _p.surname, _p.given_name, _p.sex, _p.birth_year, _p.birth_date, _p.fide_id, _p.nation, _p.guest,
-           _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
-           _i.rating.label("initial_rating"), _i.rating_index.label("initial_index"))
+    select(
+        _p.pkz,
+        _p.surname,
+        _p.given_name,
+        _p.sex,
+        _p.birth_year,
+        _p.birth_date,
+        _p.fide_id,
+        _p.nation,
+        _p.guest,
+        _r.rating,
+        _r.rating_index,
+        _r.changed_at.label("rating_changed_at"),
+        _i.rating.label("initial_rating"),
+        _i.rating_index.label("initial_index"),
+    )
     .outerjoin(_r, _r.player_pkz == _p.pkz)
     .outerjoin(_i, _i.player_pkz == _p.pkz)
     .where(_p.pkz == bindparam("pkz"))
-)  # fmt: skip
+)
 CARD_MEMBERSHIPS = (
     select(_m.club_code, Club.name.label("club_name"), _m.member_no, _m.status, _m.valid_from, _m.valid_until)
     .join(Club, Club.code == _m.club_code)
@@ -138,15 +162,29 @@ CARD_MEMBERSHIPS = (
     .order_by(_m.valid_from, _m.club_code)
 )
 CARD_HISTORY = (
-    select(_h.event_date, _h.event_phase, _h.event_text, _h.tournament_id, _h.tournament_version, _h.old_rating,
-           _h.old_index, _h.new_rating, _h.new_index, _h.evaluated, _v.name.label("tournament_name"),
-           _e.player_pkz.label("evaluated_pkz"), *FIGURE_COLUMNS)
-    .outerjoin(_e, and_(_e.tournament_id == _h.tournament_id, _e.version == _h.tournament_version,
-                        _e.player_pkz == _h.player_pkz))
+    select(
+        _h.event_date,
+        _h.event_phase,
+        _h.event_text,
+        _h.tournament_id,
+        _h.tournament_version,
+        _h.old_rating,
+        _h.old_index,
+        _h.new_rating,
+        _h.new_index,
+        _h.evaluated,
+        _v.name.label("tournament_name"),
+        _e.player_pkz.label("evaluated_pkz"),
+        *FIGURE_COLUMNS,
+    )
+    .outerjoin(
+        _e,
+        and_(_e.tournament_id == _h.tournament_id, _e.version == _h.tournament_version, _e.player_pkz == _h.player_pkz),
+    )
     .outerjoin(_v, and_(_v.tournament_id == _h.tournament_id, _v.version == _h.tournament_version))
     .where(_h.player_pkz == bindparam("pkz"))
     .order_by(_h.event_date, _h.event_phase, _h.event_text, _h.event_id)
-)  # fmt: skip
+)
 _FIGURES = tuple(column.key for column in FIGURE_COLUMNS)
 #: figures that are floats even when the database hands back an integer (SQLite keeps 3.0 as 3)
 _FLOATS = frozenset(column.key for column in FIGURE_COLUMNS if column.type.python_type is float)
@@ -176,9 +214,13 @@ def _entry(row: Mapping[Any, Any]) -> dict[str, Any]:
 
 def _membership(row: Mapping[Any, Any]) -> dict[str, Any]:
     return {
-        "club_code": row["club_code"], "club_name": row["club_name"], "member_no": row["member_no"],
-        "status": row["status"], "valid_from": row["valid_from"], "valid_until": row["valid_until"],
-    }  # fmt: skip
+        "club_code": row["club_code"],
+        "club_name": row["club_name"],
+        "member_no": row["member_no"],
+        "status": row["status"],
+        "valid_from": row["valid_from"],
+        "valid_until": row["valid_until"],
+    }
 
 
 def rating_at(history: Sequence[Mapping[Any, Any]], initial: tuple[int | None, int] | None, on: date) -> dict[str, Any]:
@@ -191,18 +233,18 @@ def rating_at(history: Sequence[Mapping[Any, Any]], initial: tuple[int | None, i
         last = entry
     if last is not None:
         return {
-            "on": on, "rating": last["new_rating"], "rating_index": last["new_index"], "since": last["date"],
+            "on": on,
+            "rating": last["new_rating"],
+            "rating_index": last["new_index"],
+            "since": last["date"],
             "event": last["event"],
-        }  # fmt: skip
+        }
     rating, index = initial if initial is not None else (None, None)
     return {"on": on, "rating": rating, "rating_index": _index(rating, index), "since": None, "event": None}
 
 
 def _utc(moment: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes: they are UTC."""
-    if moment is None:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return None if moment is None else as_utc(moment)
 
 
 def card_fields(

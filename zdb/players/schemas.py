@@ -11,7 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from zdb.tournaments.schemas import EvaluationFigures, UtcDateTime
+from zdb.common.utc import UtcDateTime
+from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = ["CurrentClub", "HistoryEntry", "MembershipOut", "PlayerCard", "PlayerSummary", "RatingAt"]
 

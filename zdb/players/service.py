@@ -10,9 +10,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows
+from zdb.common.names import fold_name
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.players.models import Player
-from zdb.players.names import fold_name
 
 __all__ = ["NewPlayer", "create_players", "pkz_by_external_id"]
 
@@ -32,9 +32,18 @@ class NewPlayer:
 
 
 _COLUMNS = (
-    "pkz", "external_id", "surname", "given_name", "search_name", "sex", "birth_year", "birth_date", "fide_id",
-    "nation", "guest",
-)  # fmt: skip
+    "pkz",
+    "external_id",
+    "surname",
+    "given_name",
+    "search_name",
+    "sex",
+    "birth_year",
+    "birth_date",
+    "fide_id",
+    "nation",
+    "guest",
+)
 
 
 def create_players(session: Session, players: Sequence[NewPlayer]) -> list[int]:

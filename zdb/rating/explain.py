@@ -216,9 +216,20 @@ def explain(
                 difference = own.r0 - rating
                 expected = expected_score(difference)
         games.append(
-            GameTerm(position, opponent, white, game.result.value, points, reason is None, reason, rating, basis,
-                     difference, expected)
-        )  # fmt: skip
+            GameTerm(
+                position,
+                opponent,
+                white,
+                game.result.value,
+                points,
+                reason is None,
+                reason,
+                rating,
+                basis,
+                difference,
+                expected,
+            )
+        )
     birth_year = entries[pid].birth_year
     age = age_at(tournament.end_date, birth_year)
     we_exact = ale = index_used = classic = wo2026 = None

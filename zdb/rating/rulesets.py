@@ -82,9 +82,14 @@ class CoefficientColumns(NamedTuple):
     def of(cls, player: CoefficientInput) -> CoefficientColumns:
         r0, rule_index, age, w, we, n, ale = player
         return cls(
-            np.array([r0]), np.array([rule_index]), np.array([age]), np.array([w]), np.array([we]), np.array([n]),
+            np.array([r0]),
+            np.array([rule_index]),
+            np.array([age]),
+            np.array([w]),
+            np.array([we]),
+            np.array([n]),
             np.array([ale]),
-        )  # fmt: skip
+        )
 
 
 class CoefficientResults(NamedTuple):

@@ -261,9 +261,26 @@ def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerSt
     points[1::2] = 1.0 - points[0::2]
     games = np.bincount(white, minlength=size) + np.bincount(black, minlength=size)
     return _Field(
-        tournaments, starts, home, pids, before, members, r0, i0, fide_start, r0_is_fide, leftover, kept,
-        ages, established, rating, owner, opponent, points, games,
-    )  # fmt: skip
+        tournaments,
+        starts,
+        home,
+        pids,
+        before,
+        members,
+        r0,
+        i0,
+        fide_start,
+        r0_is_fide,
+        leftover,
+        kept,
+        ages,
+        established,
+        rating,
+        owner,
+        opponent,
+        points,
+        games,
+    )
 
 
 def _usable_leftover(

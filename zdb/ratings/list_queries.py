@@ -16,12 +16,12 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
+from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.formats.dsb_files import ClubRow, FederationRow, MemberRow
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import HistoryRow, PlayerRating
-from zdb.tournaments.queries import like_pattern
 
 __all__ = ["club_members", "federation_clubs", "federation_members", "federations_of", "require_federation"]
 
@@ -52,23 +52,48 @@ def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tup
     )
     last = select(ranked.c.player_pkz, ranked.c.event_date, ranked.c.tournament_id).where(ranked.c.n == 1).subquery()
     rows = session.execute(
-        select(m.club_code, m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id,
-               p.nation, r.rating, r.rating_index, r.changed_at, last.c.event_date, last.c.tournament_id)
+        select(
+            m.club_code,
+            m.member_no,
+            m.status,
+            p.pkz,
+            p.surname,
+            p.given_name,
+            p.sex,
+            p.birth_year,
+            p.fide_id,
+            p.nation,
+            r.rating,
+            r.rating_index,
+            r.changed_at,
+            last.c.event_date,
+            last.c.tournament_id,
+        )
         .join(p, p.pkz == m.player_pkz)
         .outerjoin(r, r.player_pkz == p.pkz)
         .outerjoin(last, last.c.player_pkz == p.pkz)
         .where(*current)
         .order_by(m.club_code, m.member_no.is_(None), m.member_no, p.pkz)
-    ).all()  # fmt: skip
+    ).all()
     members = [
         MemberRow(
-            pkz=row.pkz, club_code=row.club_code, member_no=row.member_no, status=row.status, surname=row.surname,
-            given_name=row.given_name, sex=row.sex, birth_year=row.birth_year, rating=row.rating,
-            rating_index=None if row.rating is None else row.rating_index, last_evaluation=row.event_date,
-            last_tournament_id=row.tournament_id, fide_id=row.fide_id, fide_nation=row.nation,
+            pkz=row.pkz,
+            club_code=row.club_code,
+            member_no=row.member_no,
+            status=row.status,
+            surname=row.surname,
+            given_name=row.given_name,
+            sex=row.sex,
+            birth_year=row.birth_year,
+            rating=row.rating,
+            rating_index=None if row.rating is None else row.rating_index,
+            last_evaluation=row.event_date,
+            last_tournament_id=row.tournament_id,
+            fide_id=row.fide_id,
+            fide_nation=row.nation,
         )
         for row in rows
-    ]  # fmt: skip
+    ]
     changed = max((row.changed_at for row in rows if row.changed_at is not None), default=None)
     return members, changed
 

@@ -17,13 +17,18 @@ from sqlalchemy import ColumnElement, DateTime, Select, String, and_, bindparam,
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.common.like import like_pattern
+from zdb.common.utc import as_utc
 from zdb.errors import ConflictError, NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
-from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating, RecalcState
-from zdb.ratings.repository import state_from_columns
+from zdb.ratings.evaluation_report import FIGURE_COLUMNS, evaluation_figures
+from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
+from zdb.ratings.recalculation.repository import state_from_columns
+from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS, current_run, read_state
+from zdb.ratings.recalculation.tournament_loader import load_tournaments
 from zdb.ratings.schemas import (
     ClassicTermsOut,
     ClubMemberRating,
@@ -37,13 +42,10 @@ from zdb.ratings.schemas import (
     TopListEntry,
     Wo2026TermsOut,
 )
-from zdb.ratings.tournament_loader import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
-from zdb.tournaments.queries import FIGURE_COLUMNS, current_run, evaluation_figures, like_pattern
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
-    "RESULTS_STAMP_COLUMNS",
     "club_page_fields",
     "club_params",
     "club_ratings",
@@ -113,24 +115,42 @@ def top_list(
         select(func.count(), func.max(r.changed_at)).select_from(p).join(r, r.player_pkz == p.pkz).where(*conditions)
     ).one()
     ranked = (
-        select(p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, r.rating, r.rating_index,
-               func.rank().over(order_by=r.rating.desc()).label("rank"))
+        select(
+            p.pkz,
+            p.surname,
+            p.given_name,
+            p.sex,
+            p.birth_year,
+            p.fide_id,
+            p.nation,
+            r.rating,
+            r.rating_index,
+            func.rank().over(order_by=r.rating.desc()).label("rank"),
+        )
         .join(r, r.player_pkz == p.pkz)
         .where(*conditions)
         .subquery()
-    )  # fmt: skip
+    )
     rows = session.execute(
         select(ranked).order_by(ranked.c.rank, ranked.c.surname, ranked.c.pkz).limit(limit).offset(offset)
     ).all()
     clubs = current_clubs(session, [row.pkz for row in rows])
     items = [
         TopListEntry(
-            rank=row.rank, pkz=row.pkz, surname=row.surname, given_name=row.given_name, sex=row.sex,
-            birth_year=row.birth_year, fide_id=row.fide_id, nation=row.nation, rating=row.rating,
-            rating_index=row.rating_index, clubs=clubs[row.pkz],
+            rank=row.rank,
+            pkz=row.pkz,
+            surname=row.surname,
+            given_name=row.given_name,
+            sex=row.sex,
+            birth_year=row.birth_year,
+            fide_id=row.fide_id,
+            nation=row.nation,
+            rating=row.rating,
+            rating_index=row.rating_index,
+            clubs=clubs[row.pkz],
         )
         for row in rows
-    ]  # fmt: skip
+    ]
     return items, total, changed
 
 
@@ -156,22 +176,40 @@ def club_statements(dialect: str, *, changed_since: bool) -> tuple[Select[*tuple
         .scalar_subquery()
     )
     rows = (
-        select(m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.birth_date, p.fide_id,
-               p.nation, r.rating, r.rating_index, r.changed_at, last_evaluation.label("last_evaluation"),
-               func.count(p.pkz).over().label("total"), func.max(r.changed_at).over().label("changed"))
+        select(
+            m.member_no,
+            m.status,
+            p.pkz,
+            p.surname,
+            p.given_name,
+            p.sex,
+            p.birth_year,
+            p.birth_date,
+            p.fide_id,
+            p.nation,
+            r.rating,
+            r.rating_index,
+            r.changed_at,
+            last_evaluation.label("last_evaluation"),
+            func.count(p.pkz).over().label("total"),
+            func.max(r.changed_at).over().label("changed"),
+        )
         .select_from(Club)
         .outerjoin(members, and_(m.club_code == Club.code, *matching))
         .where(Club.code == bindparam("code"))
         .order_by(m.member_no.is_(None), m.member_no, p.pkz)
         .limit(bindparam("limit"))
         .offset(bindparam("offset"))
-    )  # fmt: skip
+    )
     beyond = (
-        select(func.count().label("total"), func.max(r.changed_at).label("changed"),
-               exists().where(Club.code == bindparam("code")).label("club_exists"))
+        select(
+            func.count().label("total"),
+            func.max(r.changed_at).label("changed"),
+            exists().where(Club.code == bindparam("code")).label("club_exists"),
+        )
         .select_from(members)
         .where(m.club_code == bindparam("code"), *matching)
-    )  # fmt: skip
+    )
     return rows, beyond
 
 
@@ -286,26 +324,25 @@ def rating_changes(
     latest = session.execute(select(func.max(r.changed_at))).scalar()
     items = [
         RatingChange(
-            pkz=row.pkz, surname=row.surname, given_name=row.given_name, fide_id=row.fide_id, rating=row.rating,
-            rating_index=_index(row.rating, row.rating_index), changed_at=row.changed_at,
+            pkz=row.pkz,
+            surname=row.surname,
+            given_name=row.given_name,
+            fide_id=row.fide_id,
+            rating=row.rating,
+            rating_index=_index(row.rating, row.rating_index),
+            changed_at=row.changed_at,
         )
         for row in rows
-    ]  # fmt: skip
+    ]
     return items, total, changed, since if latest is None else max(_utc(latest), _utc(since))
 
 
-@lru_cache(maxsize=4096)
-def _utc(moment: datetime) -> datetime:
-    """SQLite hands back naive datetimes: they are UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _state(session: Session) -> RecalcState:
-    return session.execute(select(RecalcState).where(RecalcState.id == 1)).scalar_one()
+#: many rows share a moment (one run's writes): converted once each
+_utc = lru_cache(maxsize=4096)(as_utc)
 
 
 def recalc_status(session: Session) -> RecalcStatus:
-    s = _state(session)
+    s = read_state(session)
     dirty = None
     if s.dirty_date is not None:
         assert s.dirty_phase is not None and s.dirty_text is not None and s.dirty_id is not None
@@ -330,15 +367,6 @@ def recalc_status(session: Session) -> RecalcStatus:
         progress=RecalcProgress(done=run[1], total=run[2]) if run else None,
         last_run=last,
     )
-
-
-_RS = RecalcState
-#: when the stored results last changed or began to, as columns to add to any statement (the
-#: recalculation's latest moments); ``results_stamp_of`` reads them
-RESULTS_STAMP_COLUMNS = tuple(
-    select(column).where(_RS.id == 1).scalar_subquery().label(f"results_{column.key}")
-    for column in (_RS.last_finished_at, _RS.running_since, _RS.last_started_at)
-)
 
 
 def results_stamp_of(row: Mapping[Any, Any]) -> datetime | None:
@@ -427,31 +455,73 @@ def explain_rating_change(session: Session, tournament_id: int, pkz: int) -> Exp
 def _figures(explanation: Explanation) -> EvaluationFigures:
     row = explanation.row
     return EvaluationFigures(
-        rule_set=explanation.rule_set, member=row.member, stage=row.stage.value, fide_start=row.fide_start, r0=row.r0,
-        i0=row.i0, w=row.w, n=row.n, unrated_games=row.unrated_games, we=row.we, e=row.e, k=row.k, rh=row.rh,
-        sonder=row.sonder, rn=row.rn, i_new=row.i_new, stored=row.stored, leftover_used=row.leftover_used,
+        rule_set=explanation.rule_set,
+        member=row.member,
+        stage=row.stage.value,
+        fide_start=row.fide_start,
+        r0=row.r0,
+        i0=row.i0,
+        w=row.w,
+        n=row.n,
+        unrated_games=row.unrated_games,
+        we=row.we,
+        e=row.e,
+        k=row.k,
+        rh=row.rh,
+        sonder=row.sonder,
+        rn=row.rn,
+        i_new=row.i_new,
+        stored=row.stored,
+        leftover_used=row.leftover_used,
         leftover_stored=row.leftover_stored,
-    )  # fmt: skip
+    )
 
 
 def _classic_out(c: ClassicTerms) -> ClassicTermsOut:
     return ClassicTermsOut(
-        j=c.j, e0=float(c.e0), fb=float(c.fb), sbr=c.sbr, e_unbounded=c.e_unbounded, e_min=c.e_min, cap=c.cap,
-        cap_rule=c.cap_rule, e=c.e, rn_exact=c.rn_exact, rn=c.rn,
-    )  # fmt: skip
+        j=c.j,
+        e0=float(c.e0),
+        fb=float(c.fb),
+        sbr=c.sbr,
+        e_unbounded=c.e_unbounded,
+        e_min=c.e_min,
+        cap=c.cap,
+        cap_rule=c.cap_rule,
+        e=c.e,
+        rn_exact=c.rn_exact,
+        rn=c.rn,
+    )
 
 
 def _wo2026_out(k: Wo2026Terms) -> Wo2026TermsOut:
     return Wo2026TermsOut(
-        row=k.row, k0=k.k0, a=float(k.a), b=float(k.b), k_exact=float(k.k_exact), k_rounded=float(k.k_rounded),
-        k_max=k.k_max, k=float(k.k), rn_exact=k.rn_exact, floor=k.floor, rn=k.rn,
-    )  # fmt: skip
+        row=k.row,
+        k0=k.k0,
+        a=float(k.a),
+        b=float(k.b),
+        k_exact=float(k.k_exact),
+        k_rounded=float(k.k_rounded),
+        k_max=k.k_max,
+        k=float(k.k),
+        rn_exact=k.rn_exact,
+        floor=k.floor,
+        rn=k.rn,
+    )
 
 
 def _explained_game(t: GameTerm, opponent_name: str, round_no: int | None) -> ExplainedGame:
     return ExplainedGame(
-        game=t.game, round=round_no, opponent_pkz=int(t.opponent), opponent_name=opponent_name,
-        color="white" if t.white else "black", result=t.result, points=t.points, rated=t.rated,
-        unrated_reason=t.unrated_reason, opponent_rating=t.opponent_rating, opponent_basis=t.opponent_basis,
-        difference=t.difference, expected=t.expected,
-    )  # fmt: skip
+        game=t.game,
+        round=round_no,
+        opponent_pkz=int(t.opponent),
+        opponent_name=opponent_name,
+        color="white" if t.white else "black",
+        result=t.result,
+        points=t.points,
+        rated=t.rated,
+        unrated_reason=t.unrated_reason,
+        opponent_rating=t.opponent_rating,
+        opponent_basis=t.opponent_basis,
+        difference=t.difference,
+        expected=t.expected,
+    )

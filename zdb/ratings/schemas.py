@@ -12,8 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from zdb.common.utc import UtcDateTime
 from zdb.players.schemas import CurrentClub
-from zdb.tournaments.schemas import EvaluationFigures, UtcDateTime
+from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
     "ClassicTermsOut",

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows
 from zdb.rating import PlayerState
-from zdb.ratings.dirty import mark_dirty
 from zdb.ratings.models import InitialState, StartRatingRow
-from zdb.ratings.repository import encode_leftover
+from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.ratings.recalculation.repository import encode_leftover
 
 __all__ = ["set_initial_states", "set_start_rating"]
 

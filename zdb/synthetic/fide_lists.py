@@ -95,10 +95,18 @@ def _txt_values(player: FidePlayer, with_foa: bool, zero: bool) -> list[str]:
         ratings += [_number(rating.rating, zero), str(rating.games), _number(rating.k, False)]
     foa = [player.online_title or ""] if with_foa else []
     return [
-        str(player.fide_id), player.name, player.federation, player.sex or "", player.title or "",
-        player.women_title or "", ",".join(player.other_titles), *foa, *ratings,
-        str(player.birth_year or 0), player.flags,
-    ]  # fmt: skip
+        str(player.fide_id),
+        player.name,
+        player.federation,
+        player.sex or "",
+        player.title or "",
+        player.women_title or "",
+        ",".join(player.other_titles),
+        *foa,
+        *ratings,
+        str(player.birth_year or 0),
+        player.flags,
+    ]
 
 
 def write_fide_txt(players: Iterable[FidePlayer], out: _Sink, old: bool = False, codec: str = "utf-8") -> None:
@@ -123,11 +131,16 @@ def write_fide_xml(players: Iterable[FidePlayer], out: _Sink) -> None:
     out.write(b'<?xml version="1.0" encoding="utf-8"?>\n<playerslist>\n')
     for player in players:
         parts = [
-            "<player>\n", _element("fideid", str(player.fide_id)), _element("name", player.name),
-            _element("country", player.federation), _element("sex", player.sex or ""),
-            _element("title", player.title or ""), _element("w_title", player.women_title or ""),
-            _element("o_title", ",".join(player.other_titles)), _element("foa_title", player.online_title or ""),
-        ]  # fmt: skip
+            "<player>\n",
+            _element("fideid", str(player.fide_id)),
+            _element("name", player.name),
+            _element("country", player.federation),
+            _element("sex", player.sex or ""),
+            _element("title", player.title or ""),
+            _element("w_title", player.women_title or ""),
+            _element("o_title", ",".join(player.other_titles)),
+            _element("foa_title", player.online_title or ""),
+        ]
         for prefix, rating in (("", player.standard), ("rapid_", player.rapid), ("blitz_", player.blitz)):
             parts += [
                 _element(f"{prefix}rating", _number(rating.rating, True)),

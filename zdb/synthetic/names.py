@@ -81,9 +81,18 @@ def _polish_female(last: str) -> str:
 _FEMALE_LAST = {"CZE": _czech_female, "POL": _polish_female}
 #: the nations a visitor to a German open comes from, with weights
 NATIONS: tuple[tuple[str, int], ...] = (
-    ("AUT", 14), ("SUI", 8), ("NED", 12), ("DEN", 7), ("CZE", 10), ("POL", 10), ("FRA", 9),
-    ("LUX", 4), ("TUR", 6), ("UKR", 12), ("ESP", 3),
-)  # fmt: skip
+    ("AUT", 14),
+    ("SUI", 8),
+    ("NED", 12),
+    ("DEN", 7),
+    ("CZE", 10),
+    ("POL", 10),
+    ("FRA", 9),
+    ("LUX", 4),
+    ("TUR", 6),
+    ("UKR", 12),
+    ("ESP", 3),
+)
 
 _TOWN_ROOTS = _words(
     "Linden Eich Buch Mühl Kirch Rosen Schön Wald Stein Hasel Fürsten Königs Lauter Weißen Grün Roth Oster "
@@ -92,17 +101,56 @@ _TOWN_ROOTS = _words(
     "Neuen Ober Nieder Groß Klein"
 )
 _TOWN_SUFFIXES = (
-    "bach", "berg", "burg", "dorf", "feld", "hausen", "heim", "ingen", "stadt", "stein", "tal", "hofen", "au",
-    "brück", "furt", "weiler", "rode", "kirchen", "münster", "hagen", "born", "lingen", "städt", "sted", "ach",
-)  # fmt: skip
+    "bach",
+    "berg",
+    "burg",
+    "dorf",
+    "feld",
+    "hausen",
+    "heim",
+    "ingen",
+    "stadt",
+    "stein",
+    "tal",
+    "hofen",
+    "au",
+    "brück",
+    "furt",
+    "weiler",
+    "rode",
+    "kirchen",
+    "münster",
+    "hagen",
+    "born",
+    "lingen",
+    "städt",
+    "sted",
+    "ach",
+)
 _TOWN_PREFIXES = ("", "", "", "", "", "", "Bad ", "Neu-", "Alt-", "Sankt ")
 
 _CLUB_PATTERNS = (
-    "SK {t}", "SC {t}", "SV {t}", "Schachfreunde {t}", "SG {t}", "TSV {t}", "Schachclub {t} {y}",
-    "SF {t}", "Schachverein {t} {y}", "SC Springer {t}", "SK Turm {t}", "SV Königsspringer {t}",
-    "Post SV {t}", "TuS {t}", "SC Weiße Dame {t}", "SG Läufer {t}", "Schachgemeinschaft {t}-Süd",
-    "SK Rochade {t}", "SC Bauer {t}", "Schachabteilung TV {t} {y}",
-)  # fmt: skip
+    "SK {t}",
+    "SC {t}",
+    "SV {t}",
+    "Schachfreunde {t}",
+    "SG {t}",
+    "TSV {t}",
+    "Schachclub {t} {y}",
+    "SF {t}",
+    "Schachverein {t} {y}",
+    "SC Springer {t}",
+    "SK Turm {t}",
+    "SV Königsspringer {t}",
+    "Post SV {t}",
+    "TuS {t}",
+    "SC Weiße Dame {t}",
+    "SG Läufer {t}",
+    "Schachgemeinschaft {t}-Süd",
+    "SK Rochade {t}",
+    "SC Bauer {t}",
+    "Schachabteilung TV {t} {y}",
+)
 
 
 def _zipf(count: int) -> list[float]:

@@ -19,26 +19,24 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
+from zdb.common.names import fold_name
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
 from zdb.formats.tournament_file import read_tournament_file
 from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
-from zdb.players.names import fold_name
-from zdb.rating import EMPTY_STATE, InvalidInputError, PlayerState, ResultCode, evaluate_tournament
-from zdb.ratings.models import InitialState
-from zdb.ratings.repository import state_before, state_from_columns
+from zdb.rating import InvalidInputError, ResultCode
 from zdb.tournaments.json_reading import JsonTournament
 from zdb.tournaments.person_facts import KnownPerson, known_people, learn_birth_years
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission
-from zdb.tournaments.submission_schemas import PlayerIn, PreviewOut, PreviewRowOut, TournamentIn, WarningOut
+from zdb.tournaments.submission_schemas import PlayerIn, TournamentIn
 from zdb.tournaments.validation import check_dates, check_kind, check_pairings, check_time_control
 
-__all__ = ["Intake", "TrfMeta", "intake_json", "intake_trf", "preview"]
+__all__ = ["PREVIEW_ID", "Intake", "TrfMeta", "intake_json", "intake_trf"]
 
 #: the order key's id of a previewed tournament: after every stored one of its date and acronym
-_PREVIEW_ID = 2**31 - 1
+PREVIEW_ID = 2**31 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +104,19 @@ class _Draft:
 
 def _json_entry(k: int, p: PlayerIn) -> _Entry:
     query = PlayerQuery(
-        place=f"body.players[{k}]", pkz=p.pkz, club_code=p.club_code, member_no=p.member_no, fide_id=p.fide_id,
-        surname=p.surname, given_name=p.given_name, birth_date=p.birth_date, birth_year=p.birth_year, sex=p.sex,
-        club=p.club, guest=not p.member,
-    )  # fmt: skip
+        place=f"body.players[{k}]",
+        pkz=p.pkz,
+        club_code=p.club_code,
+        member_no=p.member_no,
+        fide_id=p.fide_id,
+        surname=p.surname,
+        given_name=p.given_name,
+        birth_date=p.birth_date,
+        birth_year=p.birth_year,
+        sex=p.sex,
+        club=p.club,
+        guest=not p.member,
+    )
     birth_year = p.birth_year if p.birth_year is not None else (p.birth_date.year if p.birth_date else None)
     name = f"{p.given_name or ''} {p.surname or ''}".strip()
     return _Entry(query, name, birth_year, p.member, p.fide_rating, "member" in p.model_fields_set)
@@ -119,26 +126,46 @@ def _from_json(read: JsonTournament) -> _Draft:
     body, broken = read.head, read.broken
     games = [(g.round, g.board, g.white, g.black, g.result) for g in read.games if g is not None]
     return _Draft(
-        acronym=body.acronym, federation=body.federation, kind=body.kind, youth_u12=body.youth_u12, name=body.name,
-        start_date=body.start_date, end_date=None if "end_date" in broken else body.end_date,
-        round_dates=list(body.round_dates), time_control=body.time_control,
-        players=[None if p is None else _json_entry(k, p) for k, p in enumerate(read.players)], games=games,
+        acronym=body.acronym,
+        federation=body.federation,
+        kind=body.kind,
+        youth_u12=body.youth_u12,
+        name=body.name,
+        start_date=body.start_date,
+        end_date=None if "end_date" in broken else body.end_date,
+        round_dates=list(body.round_dates),
+        time_control=body.time_control,
+        players=[None if p is None else _json_entry(k, p) for k, p in enumerate(read.players)],
+        games=games,
         game_numbers=[k for k, g in enumerate(read.games) if g is not None],
         places={name: f"body.{name}" for name in ("acronym", "federation", "kind", "time_control")},
-        problems=list(read.problems), broken=broken,
-    )  # fmt: skip
+        problems=list(read.problems),
+        broken=broken,
+    )
 
 
 #: the reader's field names, so that the pages can show them in their language
 _FIELD_NAMES = {
     name.template: name
     for name in (
-        Message("birth date"), Message("encoding"), Message("federation"), Message("FIDE id"), Message("layout"),
-        Message("name"), Message("national number"), Message("national rating"), Message("points"),
-        Message("rank"), Message("rating"), Message("record code"), Message("rounds"), Message("sex"),
-        Message("start number"), Message("title"),
+        Message("birth date"),
+        Message("encoding"),
+        Message("federation"),
+        Message("FIDE id"),
+        Message("layout"),
+        Message("name"),
+        Message("national number"),
+        Message("national rating"),
+        Message("points"),
+        Message("rank"),
+        Message("rating"),
+        Message("record code"),
+        Message("rounds"),
+        Message("sex"),
+        Message("start number"),
+        Message("title"),
     )
-}  # fmt: skip
+}
 _ROUND_FIELD = re.compile(r"(?:(\d{3}) )?round (\d+)")
 
 
@@ -186,10 +213,19 @@ def _trf_entry(player: TrfPlayer) -> _Entry:
     # This describes only a person the database does not know: a known one's is his record's.
     member = ger is not None or player.federation in (None, "", "GER")
     query = PlayerQuery(
-        place=player.place, pkz=None if person_no is None else int(person_no), club_code=club,
-        member_no=None if member_no is None else int(member_no), fide_id=player.fide_id, surname=surname or None,
-        given_name=given, birth_date=birth_date, birth_year=birth_year, sex=sex, club=club, guest=not member,
-    )  # fmt: skip
+        place=player.place,
+        pkz=None if person_no is None else int(person_no),
+        club_code=club,
+        member_no=None if member_no is None else int(member_no),
+        fide_id=player.fide_id,
+        surname=surname or None,
+        given_name=given,
+        birth_date=birth_date,
+        birth_year=birth_year,
+        sex=sex,
+        club=club,
+        guest=not member,
+    )
     return _Entry(query, f"{given} {surname}".strip(), birth_year, member, player.rating)
 
 
@@ -203,20 +239,28 @@ def _from_trf(document: TrfDocument, meta: TrfMeta) -> _Draft:
         games.append((game.round, None, position[game.white], position[game.black], game.result.value))
     round_dates = list(document.round_dates)
     return _Draft(
-        acronym=meta.acronym, federation=meta.federation, kind=meta.kind, youth_u12=meta.youth_u12,
+        acronym=meta.acronym,
+        federation=meta.federation,
+        kind=meta.kind,
+        youth_u12=meta.youth_u12,
         name=meta.name if meta.name is not None else (document.name or ""),
-        start_date=meta.start_date or document.start_date, end_date=meta.end_date or document.end_date,
+        start_date=meta.start_date or document.start_date,
+        end_date=meta.end_date or document.end_date,
         round_dates=[d for d in round_dates if d is not None] if all(round_dates) else [],
         time_control=meta.time_control or document.time_control,
-        players=[_trf_entry(p) for p in players], games=games,
+        players=[_trf_entry(p) for p in players],
+        games=games,
         places={
-            "acronym": "query.acronym", "federation": "query.federation", "kind": "query.kind",
+            "acronym": "query.acronym",
+            "federation": "query.federation",
+            "kind": "query.kind",
             "time_control": "query.time_control" if meta.time_control else "record 122 (time control)",
             "end_date": "query.end_date" if meta.end_date else "record 052 (end date)",
         },
         problems=[_trf_problem(p) for p in (*document.errors, *document.warnings) if _refuses(p)],
-        warnings=[_trf_problem(p) for p in document.warnings if not _refuses(p)], check_pairs=False,
-    )  # fmt: skip
+        warnings=[_trf_problem(p) for p in document.warnings if not _refuses(p)],
+        check_pairs=False,
+    )
 
 
 def _refuses(problem: TrfProblem) -> bool:
@@ -258,9 +302,11 @@ def _check(session: Session, draft: _Draft) -> list[ValidationProblem]:
         ]
     if draft.check_pairs and draft.players:
         problems += check_pairings(
-            len(draft.players), [(g[0], g[2], g[3], g[4]) for g in draft.games], place="body.games",
+            len(draft.players),
+            [(g[0], g[2], g[3], g[4]) for g in draft.games],
+            place="body.games",
             numbers=draft.game_numbers,
-        )  # fmt: skip
+        )
     return problems
 
 
@@ -303,25 +349,33 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
     if create:
         learn_birth_years(session, learned)
     submission = TournamentSubmission(
-        acronym=draft.acronym, end_date=draft.end_date, name=draft.name, start_date=draft.start_date,
-        round_dates=tuple(draft.round_dates), time_control=draft.time_control, kind=draft.kind,
-        federation_prefix=draft.federation, tournament_id=tournament_id,
-        players=tuple(
-            SubmittedPlayer(pkz, f.birth_year, f.member, e.fide_rating) for pkz, f, e in people
-        ),
+        acronym=draft.acronym,
+        end_date=draft.end_date,
+        name=draft.name,
+        start_date=draft.start_date,
+        round_dates=tuple(draft.round_dates),
+        time_control=draft.time_control,
+        kind=draft.kind,
+        federation_prefix=draft.federation,
+        tournament_id=tournament_id,
+        players=tuple(SubmittedPlayer(pkz, f.birth_year, f.member, e.fide_rating) for pkz, f, e in people),
         games=tuple(
             SubmittedGame(numbers[w - 1], numbers[b - 1], result, round_no, board)
             for round_no, board, w, b, result in draft.games
         ),
-    )  # fmt: skip
+    )
     try:
-        submission.engine_view(tournament_id or _PREVIEW_ID)
+        submission.engine_view(tournament_id or PREVIEW_ID)
     except InvalidInputError as error:  # pragma: no cover - the checks above catch these first
         raise ValidationError([ValidationProblem(error.place, error.problem)], warnings) from None
     return Intake(
-        submission, created, tuple(f.name for _, f, _ in people), tuple(f.name_in_file for _, f, _ in people),
-        tuple(warnings), learned,
-    )  # fmt: skip
+        submission,
+        created,
+        tuple(f.name for _, f, _ in people),
+        tuple(f.name_in_file for _, f, _ in people),
+        tuple(warnings),
+        learned,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,10 +411,11 @@ def _facts(entry: _Entry, person: KnownPerson | None) -> _Facts:
                 Message(
                     "the record of {pkz} learns the birth year {year} from this file; his earlier evaluations are "
                     "redone with it",
-                    pkz=person.pkz, year=entry.birth_year,
+                    pkz=person.pkz,
+                    year=entry.birth_year,
                 ),
             )
-        )  # fmt: skip
+        )
     elif year is not None and entry.birth_year is not None and entry.birth_year != year:
         warnings.append(
             ValidationProblem(
@@ -368,10 +423,12 @@ def _facts(entry: _Entry, person: KnownPerson | None) -> _Facts:
                 Message(
                     "the file gives the birth year {given}, the record of {pkz} holds {year}: the record's is used "
                     "(the rating office corrects records)",
-                    given=entry.birth_year, pkz=person.pkz, year=year,
+                    given=entry.birth_year,
+                    pkz=person.pkz,
+                    year=year,
                 ),
             )
-        )  # fmt: skip
+        )
     member = not person.guest
     if entry.member_stated and entry.member != member:
         warnings.append(
@@ -379,11 +436,12 @@ def _facts(entry: _Entry, person: KnownPerson | None) -> _Facts:
                 place,
                 Message(
                     "the submission says {said}, the record of {pkz} says {record}: the record's is used",
-                    said=Message("member") if entry.member else Message("guest"), pkz=person.pkz,
+                    said=Message("member") if entry.member else Message("guest"),
+                    pkz=person.pkz,
                     record=Message("member") if member else Message("guest"),
                 ),
             )
-        )  # fmt: skip
+        )
     in_file = entry.name if entry.name and fold_name(entry.name) != fold_name(person.name) else None
     return _Facts(person.name, in_file, year, member, learned, tuple(warnings))
 
@@ -402,41 +460,3 @@ def intake_trf(
 ) -> Intake:
     """A TRF file read by ``zdb.formats.trf``: its errors (with line numbers) and ours in one list."""
     return _finish(session, _from_trf(read_tournament_file(data), meta), create=create, tournament_id=tournament_id)
-
-
-def _states(session: Session, submission: TournamentSubmission) -> dict[str, PlayerState]:
-    """Each participant's stored state just before the tournament's place. A correction takes
-    its own place (its id) and never counts the stored version it replaces."""
-    known = [p.pkz for p in submission.players if p.pkz > 0]
-    initial = {
-        str(r.player_pkz): state_from_columns(r.rating, r.rating_index, r.leftover)
-        for r in session.query(InitialState).filter(InitialState.player_pkz.in_(known))
-    }
-    corrected = submission.tournament_id
-    key = (submission.end_date, 1, submission.acronym, corrected or _PREVIEW_ID)
-    states = {str(pkz): state_before(session, initial, str(pkz), key, skip_tournament=corrected) for pkz in known}
-    states.update({str(p.pkz): EMPTY_STATE for p in submission.players if p.pkz < 0})
-    return states
-
-
-def preview(session: Session, intake: Intake) -> PreviewOut:
-    """The evaluation the tournament would get now (spec §1's rule set of its end date), from
-    each participant's stored state just before it; nothing is written."""
-    submission = intake.submission
-    evaluation = evaluate_tournament(
-        submission.engine_view(submission.tournament_id or _PREVIEW_ID), _states(session, submission)
-    )
-    rows = []
-    for k, (row, player) in enumerate(zip(evaluation.rows, submission.players, strict=True)):
-        rows.append(
-            PreviewRowOut(
-                start_no=k + 1, pkz=player.pkz if player.pkz > 0 else None, name=intake.names[k],
-                name_in_file=intake.names_in_file[k] if intake.names_in_file else None,
-                rule_set=evaluation.rule_set, member=row.member, stage=row.stage.value,
-                fide_start=row.fide_start, r0=row.r0, i0=row.i0, w=row.w, n=row.n, unrated_games=row.unrated_games,
-                we=row.we, e=row.e, k=row.k, rh=row.rh, sonder=row.sonder, rn=row.rn, i_new=row.i_new,
-                stored=row.stored, leftover_used=row.leftover_used, leftover_stored=row.leftover_stored,
-            )
-        )  # fmt: skip
-    warnings = [WarningOut(place=w.place, message=w.message) for w in intake.warnings]
-    return PreviewOut(rule_set=evaluation.rule_set, rows=rows, warnings=warnings)

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from zdb.errors import ConflictError
 from zdb.players.models import Player
 from zdb.rating import OrderKey
-from zdb.ratings.dirty import mark_dirty
+from zdb.ratings.recalculation.dirty import mark_dirty
 from zdb.tournaments.models import Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["KnownPerson", "known_people", "learn_birth_years"]

@@ -1,5 +1,6 @@
 """All SQL of the tournament read side: the list (period, federation subtree, text, status),
-one tournament with its versions, its evaluation report and its crosstable.
+one tournament with its versions and its crosstable (its evaluation report is on the ratings
+side, ``zdb.ratings.evaluation_report``).
 
 A tournament's status as the API shows it adds "evaluating" to the stored ones: a tournament
 that waits for the recalculation while a run is in progress.
@@ -10,24 +11,20 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, RowMapping, Select, and_, false, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, false, func, or_, select
 from sqlalchemy.orm import Session
 
-from zdb.db import database_key
+from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
-from zdb.locks import RECALCULATION, held
 from zdb.players.models import Player
 from zdb.rating import ResultCode
-from zdb.ratings import live_progress
-from zdb.ratings.models import Evaluation, RecalcState
+from zdb.ratings.models import Evaluation
+from zdb.ratings.recalculation.state import recalc_running
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 from zdb.tournaments.schemas import (
     Crosstable,
     CrosstableGame,
     CrosstableRow,
-    EvaluationFigures,
-    EvaluationReport,
-    ReportRowOut,
     TournamentDetail,
     TournamentStatus,
     TournamentSummary,
@@ -35,57 +32,13 @@ from zdb.tournaments.schemas import (
 )
 
 __all__ = [
-    "FIGURE_COLUMNS",
     "crosstable",
-    "current_run",
-    "evaluation_figures",
-    "evaluation_report",
-    "like_pattern",
     "list_tournaments",
-    "recalc_running",
+    "summary_of",
     "tournament_detail",
 ]
 
-#: the stored figures of an evaluation row, as selected for ``evaluation_figures``
-FIGURE_COLUMNS = (
-    Evaluation.rule_set, Evaluation.member, Evaluation.stage, Evaluation.fide_start, Evaluation.r0, Evaluation.i0,
-    Evaluation.w, Evaluation.n, Evaluation.unrated_games, Evaluation.we, Evaluation.e, Evaluation.k, Evaluation.rh,
-    Evaluation.sonder, Evaluation.rn, Evaluation.i_new, Evaluation.stored, Evaluation.leftover_used,
-    Evaluation.leftover_stored,
-)  # fmt: skip
-_FIGURES = tuple(column.key for column in FIGURE_COLUMNS)
 _RESULTS = {code.value: code for code in ResultCode}
-
-
-def evaluation_figures(row: RowMapping) -> EvaluationFigures:
-    return EvaluationFigures(**{name: row[name] for name in _FIGURES})
-
-
-def like_pattern(text: str, *, prefix_only: bool = False) -> str:
-    """A LIKE pattern matching ``text`` literally (``\\`` is the escape character)."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"{escaped}%" if prefix_only else f"%{escaped}%"
-
-
-def recalc_running(session: Session) -> bool:
-    return current_run(session) is not None
-
-
-def current_run(session: Session) -> tuple[datetime, int, int] | None:
-    """The recalculation running now, if one is: since when, tournaments done and to do.
-
-    PostgreSQL: a run that marked itself running and still holds the lock (a run killed
-    half-way leaves its marks behind until the next run). SQLite: a run in this process
-    (``live_progress``; the database has one writer, and during a run that is the run)."""
-    bind = session.get_bind()
-    if bind.dialect.name != "postgresql":
-        live = live_progress.current(database_key(bind))
-        return None if live is None else (live.since, live.done, live.total)
-    s = RecalcState
-    row = session.execute(select(s.running_since, s.progress_done, s.progress_total).where(s.id == 1)).one()
-    if row.running_since is None or not held(session, RECALCULATION):
-        return None
-    return row.running_since, row.progress_done, row.progress_total
 
 
 def _status(stored: str, running: bool) -> TournamentStatus:
@@ -107,9 +60,20 @@ _PLAYERS = (
 def _summary_query() -> Select[*tuple[Any, ...]]:
     t, v = TournamentRecord, TournamentVersion
     return select(
-        t.id, t.current_version, t.status, t.evaluated_version, v.acronym, v.name, v.federation_prefix,
-        v.start_date, v.end_date, v.kind, v.time_control, v.submitted_at, _PLAYERS.label("players"),
-    ).join(v, and_(v.tournament_id == t.id, v.version == t.current_version))  # fmt: skip
+        t.id,
+        t.current_version,
+        t.status,
+        t.evaluated_version,
+        v.acronym,
+        v.name,
+        v.federation_prefix,
+        v.start_date,
+        v.end_date,
+        v.kind,
+        v.time_control,
+        v.submitted_at,
+        _PLAYERS.label("players"),
+    ).join(v, and_(v.tournament_id == t.id, v.version == t.current_version))
 
 
 def _summary(row: Any, running: bool) -> TournamentSummary:
@@ -166,9 +130,11 @@ def list_tournaments(
             conditions.append(false())  # the stored status shows as the other one now
     join_on = and_(v.tournament_id == t.id, v.version == t.current_version)
     total, submitted, withdrawn = session.execute(
-        select(func.count(), func.max(v.submitted_at), func.max(t.withdrawn_at)).select_from(t).join(v, join_on)
+        select(func.count(), func.max(v.submitted_at), func.max(t.withdrawn_at))
+        .select_from(t)
+        .join(v, join_on)
         .where(*conditions)
-    ).one()  # fmt: skip
+    ).one()
     rows = session.execute(
         _summary_query().where(*conditions).order_by(v.end_date.desc(), v.acronym, t.id).limit(limit).offset(offset)
     ).all()
@@ -176,7 +142,7 @@ def list_tournaments(
     return [_summary(row, running) for row in rows], total, max(stamps, default=None)
 
 
-def _summary_of(session: Session, tournament_id: int) -> tuple[Any, TournamentSummary]:
+def summary_of(session: Session, tournament_id: int) -> tuple[Any, TournamentSummary]:
     row = session.execute(_summary_query().where(TournamentRecord.id == tournament_id)).first()
     if row is None:
         raise NotFoundError(f"tournament {tournament_id} does not exist")
@@ -184,7 +150,7 @@ def _summary_of(session: Session, tournament_id: int) -> tuple[Any, TournamentSu
 
 
 def tournament_detail(session: Session, tournament_id: int) -> TournamentDetail:
-    _, summary = _summary_of(session, tournament_id)
+    _, summary = summary_of(session, tournament_id)
     record = session.get(TournamentRecord, tournament_id)
     assert record is not None
     v = TournamentVersion
@@ -212,38 +178,9 @@ def tournament_detail(session: Session, tournament_id: int) -> TournamentDetail:
     )
 
 
-def evaluation_report(session: Session, tournament_id: int) -> EvaluationReport:
-    """The stored evaluation: every participant's figures, in the submission's order."""
-    row, summary = _summary_of(session, tournament_id)
-    version = row.evaluated_version
-    rows: list[ReportRowOut] = []
-    if version is not None:
-        e, p = Evaluation, Player
-        found = session.execute(
-            select(e.position, e.player_pkz, p.surname, p.given_name, *FIGURE_COLUMNS)
-            .join(p, p.pkz == e.player_pkz)
-            .where(e.tournament_id == tournament_id, e.version == version)
-            .order_by(e.position)
-        ).all()
-        rows = [
-            ReportRowOut(
-                position=r.position, pkz=r.player_pkz, surname=r.surname, given_name=r.given_name,
-                **evaluation_figures(r._mapping).model_dump(),
-            )
-            for r in found
-        ]  # fmt: skip
-    return EvaluationReport(
-        tournament=summary,
-        version=version,
-        current=version == row.current_version and row.status == "evaluated",
-        rule_set=rows[0].rule_set if rows else None,
-        rows=rows,
-    )
-
-
 def crosstable(session: Session, tournament_id: int) -> Crosstable:
     """The current version's participants in start-number order, each with his games."""
-    head, summary = _summary_of(session, tournament_id)
+    head, summary = summary_of(session, tournament_id)
     version = head.current_version
     p, pl, e, g = Participation, Player, Evaluation, GameRow
     participants = session.execute(
@@ -264,16 +201,26 @@ def crosstable(session: Session, tournament_id: int) -> Crosstable:
         for own, other, white in ((game.white_pkz, game.black_pkz, True), (game.black_pkz, game.white_pkz, False)):
             games[own].append(
                 CrosstableGame(
-                    round=game.round, board=game.board, opponent=start_no[other], color="white" if white else "black",
-                    result=game.result, points=code.white_points if white else code.black_points, rated=code.rated,
+                    round=game.round,
+                    board=game.board,
+                    opponent=start_no[other],
+                    color="white" if white else "black",
+                    result=game.result,
+                    points=code.white_points if white else code.black_points,
+                    rated=code.rated,
                 )
-            )  # fmt: skip
+            )
     rows = [
         CrosstableRow(
-            start_no=r.position + 1, pkz=r.player_pkz, surname=r.surname, given_name=r.given_name,
-            birth_year=r.birth_year, rating=r.r0, points=sum(x.points for x in games[r.player_pkz]),
+            start_no=r.position + 1,
+            pkz=r.player_pkz,
+            surname=r.surname,
+            given_name=r.given_name,
+            birth_year=r.birth_year,
+            rating=r.r0,
+            points=sum(x.points for x in games[r.player_pkz]),
             games=games[r.player_pkz],
         )
         for r in participants
-    ]  # fmt: skip
+    ]
     return Crosstable(tournament=summary, version=version, rows=rows)

@@ -4,10 +4,12 @@ its crosstable. Absent values are null, never left out and never 0.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
-from typing import Annotated, Literal
+from datetime import date
+from typing import Literal
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import BaseModel, Field
+
+from zdb.common.utc import UtcDateTime
 
 __all__ = [
     "Crosstable",
@@ -19,18 +21,9 @@ __all__ = [
     "TournamentDetail",
     "TournamentStatus",
     "TournamentSummary",
-    "UtcDateTime",
     "VersionOut",
 ]
 
-
-def _utc(value: datetime) -> datetime:
-    # SQLite hands back naive datetimes: they are UTC (CURRENT_TIMESTAMP, or written as UTC).
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-#: a point in time, always answered in UTC with its offset
-UtcDateTime = Annotated[datetime, AfterValidator(_utc)]
 
 Stage = Literal["established", "stage1", "stage2", "unrated"]
 #: received: stored, waiting for the recalculation; evaluating: a run is in progress and this

@@ -18,7 +18,7 @@ from zdb.errors import ConflictError, NotFoundError, ValidationError, Validation
 from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
 from zdb.rating import Game, InvalidInputError, OrderKey, Participant, ResultCode, Tournament
-from zdb.ratings.dirty import mark_dirty
+from zdb.ratings.recalculation.dirty import mark_dirty
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["SubmittedGame", "SubmittedPlayer", "TournamentSubmission", "submit_tournaments", "withdraw_tournament"]
@@ -167,10 +167,22 @@ def submit_tournaments(
     copy_rows(
         session,
         TournamentVersion.__table__,  # type: ignore[arg-type]
-        ("tournament_id", "version", "acronym", "name", "federation_prefix", "start_date", "end_date", "round_dates",
-         "time_control", "kind", "submitted_by", "submitted_at"),
+        (
+            "tournament_id",
+            "version",
+            "acronym",
+            "name",
+            "federation_prefix",
+            "start_date",
+            "end_date",
+            "round_dates",
+            "time_control",
+            "kind",
+            "submitted_by",
+            "submitted_at",
+        ),
         versions,
-    )  # fmt: skip
+    )
     copy_rows(
         session,
         Participation.__table__,  # type: ignore[arg-type]

@@ -22,8 +22,14 @@ from babel.messages.pofile import read_po
 from starlette.requests import Request
 
 __all__ = [
-    "DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_COOKIE", "catalogue_path", "language_of", "mark", "translations",
-]  # fmt: skip
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LANGUAGE_COOKIE",
+    "catalogue_path",
+    "language_of",
+    "mark",
+    "translations",
+]
 
 DEFAULT_LANGUAGE = "de"
 #: every language of the pages, with its own name for the switch

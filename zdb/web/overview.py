@@ -19,11 +19,24 @@ LATEST = 8
 
 def overview(session: Session) -> dict[str, Any]:
     top, top_total, _ = top_list(
-        session, federation=None, age_min=None, age_max=None, sex=None, active=None, year=datetime.now(UTC).year,
-        limit=TOP, offset=0,
-    )  # fmt: skip
-    latest, _, _ = list_tournaments(
-        session, period_from=None, period_to=None, federation=None, text=None, status="evaluated", limit=LATEST,
+        session,
+        federation=None,
+        age_min=None,
+        age_max=None,
+        sex=None,
+        active=None,
+        year=datetime.now(UTC).year,
+        limit=TOP,
         offset=0,
-    )  # fmt: skip
+    )
+    latest, _, _ = list_tournaments(
+        session,
+        period_from=None,
+        period_to=None,
+        federation=None,
+        text=None,
+        status="evaluated",
+        limit=LATEST,
+        offset=0,
+    )
     return {"top": top, "top_total": top_total, "latest": latest, "status": recalc_status(session)}

@@ -50,9 +50,14 @@ def require_same_origin(request: Request) -> None:
 
 def keep_token(request: Request, response: Response, secret: str) -> None:
     response.set_cookie(
-        TOKEN_COOKIE, secret, max_age=SIGN_IN_SECONDS, httponly=True, samesite="strict",
-        secure=request.url.scheme == "https", path="/",
-    )  # fmt: skip
+        TOKEN_COOKIE,
+        secret,
+        max_age=SIGN_IN_SECONDS,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
 
 
 def forget_token(response: Response) -> None:

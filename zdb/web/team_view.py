@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from sqlalchemy.orm import Session
 
-from zdb.api.stored_standings import stored_team_season
+from zdb.endpoints.stored_standings import stored_team_season
 from zdb.standings import (
     CellKind,
     Notation,

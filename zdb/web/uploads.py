@@ -72,9 +72,13 @@ def _trf_meta(form: UploadForm) -> TrfMeta:
     if problems:
         raise ValidationError(problems)
     return TrfMeta(
-        acronym=acronym, federation=federation, youth_u12=form.youth_u12, name=form.name.strip() or None,
-        end_date=end, time_control=form.time_control.strip() or None,
-    )  # fmt: skip
+        acronym=acronym,
+        federation=federation,
+        youth_u12=form.youth_u12,
+        name=form.name.strip() or None,
+        end_date=end,
+        time_control=form.time_control.strip() or None,
+    )
 
 
 def read_upload(filename: str, data: bytes, form: UploadForm) -> Upload:

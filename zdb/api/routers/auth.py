@@ -7,11 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Caller, Paging, RequestSession
 from zdb.api.openapi import problems
-from zdb.api.pagination import Page
 from zdb.auth import repository
 from zdb.auth.schemas import AuditEntryOut, CallerOut
+from zdb.endpoints.dependencies import Caller, Paging, RequestSession
+from zdb.endpoints.pagination import Page
 
 __all__ = ["router"]
 

@@ -7,10 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Paging, RequestSession, get_principal
 from zdb.api.openapi import problems
-from zdb.api.pagination import Page
 from zdb.auth.repository import last_write_at
+from zdb.endpoints.dependencies import Paging, RequestSession, get_principal
+from zdb.endpoints.pagination import Page
 from zdb.federations import queries
 from zdb.federations.schemas import ClubOut, FederationOut
 

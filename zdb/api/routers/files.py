@@ -14,7 +14,7 @@ of lines, for scripts that look before they download.
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import datetime
 from email.utils import format_datetime
 from typing import Annotated, Any, Literal
 
@@ -22,10 +22,11 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from zdb.api.conditional import conditional_json, etag_matches
-from zdb.api.dependencies import RequestSession, get_principal
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
 from zdb.auth.repository import last_write_at
+from zdb.common.utc import as_utc
+from zdb.endpoints.dependencies import RequestSession, get_principal
 from zdb.formats import dsb_files
 from zdb.ratings import list_queries
 from zdb.ratings.queries import results_stamp
@@ -64,10 +65,6 @@ class FileDescription(BaseModel):
     transliterated_characters: int = Field(description="replaced for a legacy encoding", examples=[0])
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
 def _wants_json(request: Request, media_type: str) -> bool:
     accept = request.headers.get("accept", "")
     return "application/json" in accept and media_type.split(";", maxsplit=1)[0] not in accept
@@ -85,13 +82,17 @@ def _file(
     etag = '"' + hashlib.sha256(written.data).hexdigest()[:32] + '"'
     if _wants_json(request, media_type):
         description = FileDescription(
-            filename=filename, media_type=media_type, size=len(written.data), etag=etag, lines=lines,
+            filename=filename,
+            media_type=media_type,
+            size=len(written.data),
+            etag=etag,
+            lines=lines,
             transliterated_characters=written.transliterated,
-        )  # fmt: skip
+        )
         answer = conditional_json(request, description, *stamps)
         answer.headers["Vary"] = "Accept, Authorization"
         return answer
-    known = [_utc(s) for s in stamps if s is not None]
+    known = [as_utc(s) for s in stamps if s is not None]
     modified: datetime = max(known) if known else request.app.state.started_at
     headers = {
         "ETag": etag,
@@ -129,13 +130,21 @@ def _binary(media_type: str, description: str, example: FileDescription) -> dict
 
 
 _ZIP_EXAMPLE = FileDescription(
-    filename="rating-list-C.zip", media_type="application/zip", size=48213, etag='"9c953a33b1bb894f979ad61e3875ae80"',
-    lines={"spieler.csv": 1204, "vereine.csv": 41, "verbaende.csv": 6}, transliterated_characters=0,
-)  # fmt: skip
+    filename="rating-list-C.zip",
+    media_type="application/zip",
+    size=48213,
+    etag='"9c953a33b1bb894f979ad61e3875ae80"',
+    lines={"spieler.csv": 1204, "vereine.csv": 41, "verbaende.csv": 6},
+    transliterated_characters=0,
+)
 _CLUB_EXAMPLE = FileDescription(
-    filename="C0327-members.csv", media_type="text/csv; charset=windows-1252; header=present", size=355,
-    etag='"43d0dce23e50e52f099c08b92ce17fb6"', lines={"C0327-members.csv": 4}, transliterated_characters=2,
-)  # fmt: skip
+    filename="C0327-members.csv",
+    media_type="text/csv; charset=windows-1252; header=present",
+    size=355,
+    etag='"43d0dce23e50e52f099c08b92ce17fb6"',
+    lines={"C0327-members.csv": 4},
+    transliterated_characters=2,
+)
 
 _ZIP_DESCRIPTION = """\
 The DSB's rating-list ZIP: `spieler.csv` (`ID,VKZ,Mgl-Nr,Status,Spielername,Geschlecht,\
@@ -175,7 +184,7 @@ def rating_list(
     clubs = list_queries.federation_clubs(session, federation)
     federations = list_queries.federations_of(session, federation)
     stamps = [changed, results_stamp(session), last_write_at(session)]
-    known = [_utc(s) for s in stamps if s is not None]
+    known = [as_utc(s) for s in stamps if s is not None]
     written = dsb_files.rating_list_zip(
         members, clubs, federations, dsb_files.codec_of(encoding), max(known) if known else None
     )

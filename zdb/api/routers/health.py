@@ -54,9 +54,13 @@ async def _ready(request: Request) -> Response:
     if failed:
         names = " and the ".join(name for name, _ in failed)
         return problem_response(
-            request, 503, "unavailable", f"the {names} cannot be reached just now", errors=failed,
+            request,
+            503,
+            "unavailable",
+            f"the {names} cannot be reached just now",
+            errors=failed,
             headers={"Retry-After": str(RETRY_AFTER)},
-        )  # fmt: skip
+        )
     return conditional_json(request, Health(status="ok", database="ok", broker=broker))
 
 

@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import get_principal
 from zdb.api.openapi import problems
 from zdb.api.problems import PROBLEM_TYPES, ProblemType
+from zdb.endpoints.dependencies import get_principal
 from zdb.errors import NotFoundError
 
 __all__ = ["router"]

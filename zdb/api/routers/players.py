@@ -8,10 +8,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import INT64_MAX, Paging, PersonNumber, ReadCaller, RequestSession, get_principal
 from zdb.api.hot_reads import player_card_answer
 from zdb.api.openapi import problems
-from zdb.api.pagination import Page
+from zdb.endpoints.dependencies import INT64_MAX, Paging, PersonNumber, ReadCaller, RequestSession, get_principal
+from zdb.endpoints.pagination import Page
 from zdb.players import queries
 from zdb.players.schemas import PlayerCard, PlayerSummary
 from zdb.ratings.queries import results_stamp

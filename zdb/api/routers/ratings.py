@@ -9,11 +9,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Paging, QueryDateTime, ReadCaller, RequestSession, get_principal
 from zdb.api.hot_reads import club_ratings_answer
 from zdb.api.openapi import problems
-from zdb.api.pagination import MAX_LIMIT, Page
 from zdb.api.routers.federations import ClubCode
+from zdb.endpoints.dependencies import Paging, QueryDateTime, ReadCaller, RequestSession, get_principal
+from zdb.endpoints.pagination import MAX_LIMIT, Page
 from zdb.ratings import queries
 from zdb.ratings.schemas import ClubMemberRating, RatingChangeFeed, RecalcStatus, TopListEntry
 
@@ -47,9 +47,16 @@ def top_list(
     ] = None,
 ) -> Response:
     items, total, stamp = queries.top_list(
-        session, federation=federation, age_min=age_min, age_max=age_max, sex=sex, active=active,
-        year=year or datetime.now(UTC).year, limit=paging.limit, offset=paging.offset,
-    )  # fmt: skip
+        session,
+        federation=federation,
+        age_min=age_min,
+        age_max=age_max,
+        sex=sex,
+        active=active,
+        year=year or datetime.now(UTC).year,
+        limit=paging.limit,
+        offset=paging.offset,
+    )
     return conditional_json(request, paging.page(items, total), stamp, queries.results_stamp(session))
 
 

@@ -20,13 +20,14 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 
-from zdb.api import referee_writes as writes
-from zdb.api.dependencies import Caller, RequestSession, TournamentId
-from zdb.api.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
+from zdb.endpoints import referee_writes as writes
+from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
+from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
-from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf, preview
+from zdb.ratings.preview import preview
+from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
 from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
 
@@ -113,9 +114,14 @@ async def _raw_body(request: Request) -> bytes:
         if len(uploads) != 1:
             found = "no field" if not uploads else f"{len(uploads)} fields"
             raise ValidationError(
-                [ValidationProblem(f"body.{FILE_FIELD}", f"the form has {found} {FILE_FIELD!r}: send one TRF file as "
-                                   f"{FILE_FIELD}, e.g. curl -F {FILE_FIELD}=@t.trf")]
-            )  # fmt: skip
+                [
+                    ValidationProblem(
+                        f"body.{FILE_FIELD}",
+                        f"the form has {found} {FILE_FIELD!r}: send one TRF file as "
+                        f"{FILE_FIELD}, e.g. curl -F {FILE_FIELD}=@t.trf",
+                    )
+                ]
+            )
         (upload,) = uploads
         return upload.encode("utf-8") if isinstance(upload, str) else await upload.read()
 
@@ -210,9 +216,14 @@ def submit_json(
 ) -> Response:
     read = _readable(caller, body)
     stored = writes.store(
-        request, session, caller, key=key, digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True), correction=False,
-    )  # fmt: skip
+        request,
+        session,
+        caller,
+        key=key,
+        digest=_json_digest(request, body),
+        make=lambda: intake_json(session, read, create=True),
+        correction=False,
+    )
     return _answer(stored)
 
 
@@ -226,14 +237,24 @@ def submit_json(
     openapi_extra=_TRF_BODY,
 )
 def submit_trf(
-    *, request: Request, session: RequestSession, caller: Writer, meta: Meta, data: RawBody,
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Writer,
+    meta: Meta,
+    data: RawBody,
     key: IdempotencyKeyHeader = None,
-) -> Response:  # fmt: skip
+) -> Response:
     writes.authorize(caller, meta.federation)
     stored = writes.store(
-        request, session, caller, key=key, digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True), correction=False,
-    )  # fmt: skip
+        request,
+        session,
+        caller,
+        key=key,
+        digest=_trf_digest(request, data),
+        make=lambda: intake_trf(session, _nonempty(data), meta, create=True),
+        correction=False,
+    )
     return _answer(stored)
 
 
@@ -304,14 +325,24 @@ def preview_correction_trf(
     openapi_extra=_JSON_BODY,
 )
 def correct_json(
-    *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: JsonBody,
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Writer,
+    tournament_id: TournamentId,
+    body: JsonBody,
     key: IdempotencyKeyHeader = None,
-) -> Response:  # fmt: skip
+) -> Response:
     read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
     stored = writes.store(
-        request, session, caller, key=key, digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, tournament_id=tournament_id), correction=True,
-    )  # fmt: skip
+        request,
+        session,
+        caller,
+        key=key,
+        digest=_json_digest(request, body),
+        make=lambda: intake_json(session, read, create=True, tournament_id=tournament_id),
+        correction=True,
+    )
     return _answer(stored)
 
 
@@ -324,16 +355,26 @@ def correct_json(
     openapi_extra=_TRF_BODY,
 )
 def correct_trf(
-    *, request: Request, session: RequestSession, caller: Writer, tournament_id: TournamentId, meta: Meta,
-    data: RawBody, key: IdempotencyKeyHeader = None,
-) -> Response:  # fmt: skip
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Writer,
+    tournament_id: TournamentId,
+    meta: Meta,
+    data: RawBody,
+    key: IdempotencyKeyHeader = None,
+) -> Response:
     writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
     writes.authorize(caller, meta.federation)
     stored = writes.store(
-        request, session, caller, key=key, digest=_trf_digest(request, data),
+        request,
+        session,
+        caller,
+        key=key,
+        digest=_trf_digest(request, data),
         make=lambda: intake_trf(session, _nonempty(data), meta, create=True, tournament_id=tournament_id),
         correction=True,
-    )  # fmt: skip
+    )
     return _answer(stored)
 
 

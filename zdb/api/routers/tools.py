@@ -11,9 +11,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, RootModel
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import RequestSession, TournamentId, get_principal
 from zdb.api.openapi import problems
-from zdb.api.stored_standings import stored_standings_document
+from zdb.endpoints.dependencies import RequestSession, TournamentId, get_principal
+from zdb.endpoints.stored_standings import stored_standings_document
 from zdb.ratings.queries import results_stamp
 from zdb.simulator import DEFAULT_SYSTEMS, SimulationRequest, System, dump_simulation, simulate
 from zdb.standings.model import PairingSystem

@@ -9,9 +9,10 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.dependencies import Paging, PersonNumber, RequestSession, TournamentId, get_principal
 from zdb.api.openapi import problems
-from zdb.api.pagination import Page
+from zdb.endpoints.dependencies import Paging, PersonNumber, RequestSession, TournamentId, get_principal
+from zdb.endpoints.pagination import Page
+from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.queries import explain_rating_change, results_stamp
 from zdb.ratings.schemas import ExplanationOut
 from zdb.tournaments import queries
@@ -43,9 +44,15 @@ def list_tournaments(
     status: TournamentStatus | None = None,
 ) -> Response:
     items, total, stamp = queries.list_tournaments(
-        session, period_from=period_from, period_to=period_to, federation=federation, text=q, status=status,
-        limit=paging.limit, offset=paging.offset,
-    )  # fmt: skip
+        session,
+        period_from=period_from,
+        period_to=period_to,
+        federation=federation,
+        text=q,
+        status=status,
+        limit=paging.limit,
+        offset=paging.offset,
+    )
     return conditional_json(request, paging.page(items, total), stamp, results_stamp(session))
 
 
@@ -62,7 +69,7 @@ def tournament(*, request: Request, session: RequestSession, tournament_id: Tour
     responses=problems(404),
 )
 def evaluation(*, request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
-    report = queries.evaluation_report(session, tournament_id)
+    report = evaluation_report(session, tournament_id)
     return conditional_json(request, report, report.tournament.submitted_at, results_stamp(session))
 
 

@@ -219,18 +219,41 @@ class _Converter:
         if swt.zps_club or swt.zps_member or pkz or _number(swt.nwz):
             national = (
                 TrfNationalRecord(
-                    line=0, federation="GER", start_no=swt.id, sex=sex, classification=None, name=swt.name,
-                    rating=_number(swt.nwz), origin=None, national_id=pkz or _national_id(swt),
-                    birth_text=birth_text, birth_year=birth_year, birth_date=birth_date,
-                    club_code=swt.zps_club or None, member_no=swt.zps_member or None, person_no=pkz,
+                    line=0,
+                    federation="GER",
+                    start_no=swt.id,
+                    sex=sex,
+                    classification=None,
+                    name=swt.name,
+                    rating=_number(swt.nwz),
+                    origin=None,
+                    national_id=pkz or _national_id(swt),
+                    birth_text=birth_text,
+                    birth_year=birth_year,
+                    birth_date=birth_date,
+                    club_code=swt.zps_club or None,
+                    member_no=swt.zps_member or None,
+                    person_no=pkz,
                 ),
-            )  # fmt: skip
+            )
         return TrfPlayer(
-            line=0, start_no=swt.id, sex=sex, title=title, name=swt.name, rating=_number(swt.elo),
-            federation=swt.federation or None, fide_id=_number(swt.fide_id), birth_text=birth_text,
-            birth_year=birth_year, birth_date=birth_date, points=None, rank=swt.rank or None, cells=tuple(cells),
-            national=national, record=record,
-        )  # fmt: skip
+            line=0,
+            start_no=swt.id,
+            sex=sex,
+            title=title,
+            name=swt.name,
+            rating=_number(swt.elo),
+            federation=swt.federation or None,
+            fide_id=_number(swt.fide_id),
+            birth_text=birth_text,
+            birth_year=birth_year,
+            birth_date=birth_date,
+            points=None,
+            rank=swt.rank or None,
+            cells=tuple(cells),
+            national=national,
+            record=record,
+        )
 
     def teams(self) -> tuple[TrfTeam, ...]:
         teams: list[TrfTeam] = []
@@ -245,9 +268,11 @@ class _Converter:
             value = _day(text)
             if text and value is None:
                 self.problems.warning(
-                    None, Message("{text!r} is not a date (DD.MM.YYYY); ignored", text=text), field=name,
+                    None,
+                    Message("{text!r} is not a date (DD.MM.YYYY); ignored", text=text),
+                    field=name,
                     record=GENERAL_RECORD,
-                )  # fmt: skip
+                )
             found.append(value)
         return found[0], found[1]
 
@@ -272,9 +297,7 @@ def swt_document(swt: SwtFile) -> TrfDocument:
         )
     general = swt.general
     if general is None or not swt.players:
-        return TrfDocument(
-            encoding=None, line_endings="none", problems=problems.result(), file_format="SWT"
-        )  # fmt: skip
+        return TrfDocument(encoding=None, line_endings="none", problems=problems.result(), file_format="SWT")
     converter = _Converter(swt, general, problems)
     converter.check_rounds()
     used = [round_no for (_, round_no), cell in converter.cells.items() if cell != _Cell(None, None, None)]
@@ -286,14 +309,26 @@ def swt_document(swt: SwtFile) -> TrfDocument:
         end = round_dates[-1]
     header = {"SWT": (version_text(general.version),)}
     return TrfDocument(
-        encoding=TEXT_ENCODING, line_endings="none", header=MappingProxyType(header), name=general.name or None,
-        city=general.city or None, start_date=start, end_date=end,
-        end_date_source="SWT" if end is not None else None, round_dates=round_dates,
-        declared_rounds=general.rounds, rounds=rounds, chief_arbiter=general.arbiter or None,
-        deputy_arbiters=general.deputies, time_control=time_control(general.periods),
-        tournament_type=TOURNAMENT_MODES.get(general.mode), players=players, teams=converter.teams(),
-        problems=problems.result(), file_format="SWT",
-    )  # fmt: skip
+        encoding=TEXT_ENCODING,
+        line_endings="none",
+        header=MappingProxyType(header),
+        name=general.name or None,
+        city=general.city or None,
+        start_date=start,
+        end_date=end,
+        end_date_source="SWT" if end is not None else None,
+        round_dates=round_dates,
+        declared_rounds=general.rounds,
+        rounds=rounds,
+        chief_arbiter=general.arbiter or None,
+        deputy_arbiters=general.deputies,
+        time_control=time_control(general.periods),
+        tournament_type=TOURNAMENT_MODES.get(general.mode),
+        players=players,
+        teams=converter.teams(),
+        problems=problems.result(),
+        file_format="SWT",
+    )
 
 
 def _national_id(swt: SwtPlayer) -> str | None:

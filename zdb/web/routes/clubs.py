@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse
 
-from zdb.api.dependencies import RequestSession
 from zdb.auth.principal import PUBLIC
+from zdb.endpoints.dependencies import RequestSession
 from zdb.federations.queries import club
 from zdb.ratings.queries import club_ratings
 from zdb.ratings.schemas import ClubMemberRating
@@ -49,7 +49,10 @@ def club_page(
         request,
         "club.html",
         {
-            "club": found, "members": _sorted(members, sort), "total": total, "sort": sort,
+            "club": found,
+            "members": _sorted(members, sort),
+            "total": total,
+            "sort": sort,
             "federation_name": federation_name(session, found.federation_prefix),
         },
-    )  # fmt: skip
+    )

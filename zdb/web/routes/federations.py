@@ -10,7 +10,7 @@ from fastapi import Path, Query, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from zdb.api.dependencies import RequestSession
+from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
 from zdb.federations.queries import list_clubs, list_federations
 from zdb.ratings.queries import top_list
@@ -44,19 +44,34 @@ def _page(request: Request, session: Session, prefix: str, *, age_min: str, age_
     top_total = 0
     if not problems:
         top, top_total, _ = top_list(
-            session, federation=prefix or None, age_min=low, age_max=high, sex=chosen_sex, active=None,
-            year=datetime.now(UTC).year, limit=TOP_LIMIT, offset=0,
-        )  # fmt: skip
+            session,
+            federation=prefix or None,
+            age_min=low,
+            age_max=high,
+            sex=chosen_sex,
+            active=None,
+            year=datetime.now(UTC).year,
+            limit=TOP_LIMIT,
+            offset=0,
+        )
     return render(
         request,
         "federation.html",
         {
-            "federation": own, "below": [f for f in federations if f.prefix != prefix], "clubs": clubs,
-            "clubs_total": clubs_total, "top": top, "top_total": top_total, "problems": problems,
-            "age_min": age_min, "age_max": age_max, "sex": chosen_sex or "", "sexes": SEXES,
+            "federation": own,
+            "below": [f for f in federations if f.prefix != prefix],
+            "clubs": clubs,
+            "clubs_total": clubs_total,
+            "top": top,
+            "top_total": top_total,
+            "problems": problems,
+            "age_min": age_min,
+            "age_max": age_max,
+            "sex": chosen_sex or "",
+            "sexes": SEXES,
         },
         status=422 if problems else 200,
-    )  # fmt: skip
+    )
 
 
 @router.get("/federations", response_class=HTMLResponse)

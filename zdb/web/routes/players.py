@@ -8,8 +8,8 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from zdb.api.dependencies import PersonNumber, RequestSession
 from zdb.auth.principal import PUBLIC
+from zdb.endpoints.dependencies import PersonNumber, RequestSession
 from zdb.players.queries import player_card
 from zdb.web.chart import rating_chart
 from zdb.web.rendering import render

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from zdb.api.dependencies import RequestSession
+from zdb.endpoints.dependencies import RequestSession
 from zdb.ratings.queries import recalc_status
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router

@@ -18,15 +18,16 @@ from fastapi import File, Form, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.responses import Response
 
-from zdb.api.dependencies import RequestSession, TournamentId
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
+from zdb.endpoints.dependencies import RequestSession, TournamentId
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
-from zdb.tournaments.intake import preview
-from zdb.tournaments.queries import evaluation_report, list_tournaments, tournament_detail
-from zdb.web import referee_writes
+from zdb.ratings.evaluation_report import evaluation_report
+from zdb.ratings.preview import preview
+from zdb.tournaments.queries import list_tournaments, tournament_detail
+from zdb.web import referee_forms as referee_writes
 from zdb.web.referee_session import forget_token, keep_token, referee, require_same_origin
 from zdb.web.rendering import render, translate
 from zdb.web.routes.language import local_path
@@ -164,10 +165,19 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
     return render(
         request,
         "follow.html",
-        {"caller": caller, "detail": detail, "report": report, "waiting": waiting, "form": UploadForm(
-            acronym=detail.acronym, federation=detail.federation_prefix or "", name=detail.name,
-            time_control=detail.time_control or "")},
-    )  # fmt: skip
+        {
+            "caller": caller,
+            "detail": detail,
+            "report": report,
+            "waiting": waiting,
+            "form": UploadForm(
+                acronym=detail.acronym,
+                federation=detail.federation_prefix or "",
+                name=detail.name,
+                time_control=detail.time_control or "",
+            ),
+        },
+    )
 
 
 @router.post("/referee/tournaments/{tournament_id}/withdraw")

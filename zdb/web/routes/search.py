@@ -14,7 +14,7 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from zdb.api.dependencies import RequestSession
+from zdb.endpoints.dependencies import RequestSession
 from zdb.federations.queries import list_clubs
 from zdb.players.queries import name_terms, search_players
 from zdb.web.overview import overview
@@ -44,10 +44,16 @@ def _results(session: Session, q: str, page: int) -> dict[str, Any]:
     )
     clubs, clubs_total = list_clubs(session, federation=None, text=text, limit=CLUB_LIMIT, offset=0)
     return {
-        "q": text, "searched": True, "players": players, "clubs": clubs, "players_total": players_total,
-        "clubs_total": clubs_total, "page": page, "pages": max(1, -(-players_total // PLAYER_LIMIT)),
+        "q": text,
+        "searched": True,
+        "players": players,
+        "clubs": clubs,
+        "players_total": players_total,
+        "clubs_total": clubs_total,
+        "page": page,
+        "pages": max(1, -(-players_total // PLAYER_LIMIT)),
         "first_shown": (page - 1) * PLAYER_LIMIT + 1,
-    }  # fmt: skip
+    }
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -67,9 +67,13 @@ def simulator_page(
     opponents: Field = "",
 ) -> HTMLResponse:
     form = {
-        "rating": rating, "index": index, "elo": elo, "birth_year": birth_year, "end_date": end_date,
+        "rating": rating,
+        "index": index,
+        "elo": elo,
+        "birth_year": birth_year,
+        "end_date": end_date,
         "opponents": opponents,
-    }  # fmt: skip
+    }
     context: dict[str, Any] = {"form": form, "problems": [], "simulation": None}
     if not rating and not opponents:
         form["end_date"] = end_date or german_day(datetime.now(UTC).date())
@@ -87,9 +91,12 @@ def simulator_page(
         assert own is not None
         try:
             asked = SimulationRequest(
-                rating=own, opponents=listed, end_date=day, index=1 if kept_index is None else kept_index,
+                rating=own,
+                opponents=listed,
+                end_date=day,
+                index=1 if kept_index is None else kept_index,
                 birth_year=born,
-            )  # fmt: skip
+            )
             context["simulation"] = _simulation(asked, own_elo)
         except InvalidInputError as error:
             problems.append(ValidationProblem(error.place, error.problem))

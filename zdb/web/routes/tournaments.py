@@ -9,10 +9,11 @@ from typing import Annotated, Any
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
-from zdb.api.dependencies import PersonNumber, RequestSession, TournamentId
+from zdb.endpoints.dependencies import PersonNumber, RequestSession, TournamentId
+from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
-from zdb.tournaments.queries import crosstable, evaluation_report, tournament_detail
+from zdb.tournaments.queries import crosstable, tournament_detail
 from zdb.web.crosstable_view import crosstable_view
 from zdb.web.federation_names import federation_name
 from zdb.web.notation import page_notation

@@ -7,11 +7,11 @@ from __future__ import annotations
 import logging
 import threading
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
-from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
-from zdb.ratings.models import RecalcState
-from zdb.ratings.runner import run_recalculation
+from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
+from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.ratings.recalculation.state import is_dirty
 
 __all__ = ["EmbeddedRecalculator"]
 
@@ -48,7 +48,7 @@ class EmbeddedRecalculator:
 
     def _dirty(self) -> bool:
         with self._engine.connect() as connection:
-            return connection.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is not None
+            return is_dirty(connection)
 
     def _loop(self) -> None:
         while not self._stop.is_set():

@@ -4,7 +4,8 @@ written aside.
 Progress (tournaments done / to do) goes through a separate autocommit connection, so that it
 is readable while the run's own transaction is still open. A run marks itself running only
 once it holds the recalculation lock: a run that finds another one under way leaves that run's
-marks alone. A run that fails leaves its error where staff read the status (the run's own
+marks alone. Whoever starts a run may follow it through a ``report`` callback (done, total);
+printing is the command line's affair. A run that fails leaves its error where staff read the status (the run's own
 transaction is rolled back, so it is written afterwards, on a connection of its own).
 """
 
@@ -12,16 +13,16 @@ from __future__ import annotations
 
 import gc
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-import click
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from zdb.db import database_key, unit_of_work
-from zdb.ratings import live_progress
-from zdb.ratings.models import RecalcState
-from zdb.ratings.recalc import RecalcOutcome, recalculate
+from zdb.ratings.recalculation import live_progress
+from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
+from zdb.ratings.recalculation.state import write_aside
 
 __all__ = ["run_recalculation"]
 
@@ -35,12 +36,11 @@ class _ProgressWriter:
     """Where a run says how far it is: a connection of its own on PostgreSQL, this process's
     memory on SQLite (``live_progress``: the database has one writer, and that is the run)."""
 
-    def __init__(self, engine: Engine, show: bool) -> None:
+    def __init__(self, engine: Engine, report: Callable[[int, int], None] | None) -> None:
         self._engine = engine
         self._aside = engine.dialect.name == "postgresql"
         self._database = database_key(engine)
-        self._show = show
-        self._last = -1
+        self._report = report
         self.started = False  # this run holds the lock and has marked itself running
 
     def start(self) -> None:
@@ -57,9 +57,8 @@ class _ProgressWriter:
             self._write(progress_done=done, progress_total=total)
         else:
             live_progress.advanced(self._database, done, total)
-        if self._show and done != self._last:
-            click.echo(f"\r{done}/{total} tournaments", nl=False, err=True)
-            self._last = done
+        if self._report is not None:
+            self._report(done, total)
 
     def stop(self) -> None:
         """The run has ended: nothing is running any more."""
@@ -77,8 +76,7 @@ class _ProgressWriter:
     def _write(self, **values: object) -> None:
         # Outside the run's transaction, so that others can read it now.
         with self._engine.connect() as connection:
-            connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
-            connection.commit()
+            write_aside(connection, **values)
 
 
 def _error_text(error: Exception) -> str:
@@ -104,15 +102,17 @@ def _record_failure(engine: Engine, began: datetime, error: Exception, was_runni
         values["running_since"] = None
     try:
         with engine.connect() as connection:
-            connection.execute(update(RecalcState).where(RecalcState.id == 1).values(**values))
-            connection.commit()
+            write_aside(connection, **values)
     except SQLAlchemyError:  # the database itself may be what failed: the error is raised anyway
         _log.warning("could not record the failed recalculation's error", exc_info=True)
 
 
-def run_recalculation(engine: Engine, *, from_scratch: bool = False, show_progress: bool = False) -> RecalcOutcome:
-    """One run in one transaction; the transaction commits only if the run completes."""
-    progress = _ProgressWriter(engine, show_progress)
+def run_recalculation(
+    engine: Engine, *, from_scratch: bool = False, report: Callable[[int, int], None] | None = None
+) -> RecalcOutcome:
+    """One run in one transaction; the transaction commits only if the run completes. ``report``
+    hears (done, total) as tournaments are evaluated."""
+    progress = _ProgressWriter(engine, report)
     began = datetime.now(UTC)
     # A run allocates millions of small objects and frees them in bulk at the end; the cyclic
     # collector's scans over that heap would cost more than the run (none of it forms cycles).
@@ -130,6 +130,4 @@ def run_recalculation(engine: Engine, *, from_scratch: bool = False, show_progre
             gc.enable()
     if progress.started:
         progress.stop()
-    if show_progress:
-        click.echo("", err=True)
     return outcome

@@ -38,9 +38,14 @@ def load_tournaments(
     v, p, g, t = TournamentVersion, Participation, GameRow, TournamentRecord
     heads = select(v.tournament_id, v.version, v.acronym, v.end_date)
     participants = select(
-        p.tournament_id, p.version, p.position, p.player_pkz,
-        func.coalesce(p.birth_year, _ABSENT), cast(p.member, Integer), func.coalesce(p.fide_rating, _ABSENT),
-    )  # fmt: skip
+        p.tournament_id,
+        p.version,
+        p.position,
+        p.player_pkz,
+        func.coalesce(p.birth_year, _ABSENT),
+        cast(p.member, Integer),
+        func.coalesce(p.fide_rating, _ABSENT),
+    )
     games = select(g.tournament_id, g.version, g.seq, g.white_pkz, g.black_pkz, _RESULT_CODE)
     if versions is None:
         # Every current version. Participants and games of all versions are read in primary
@@ -81,21 +86,26 @@ def load_tournaments(
             tuple.__new__,
             repeat(Participant),
             zip(
-                map(pid_of, pkz.tolist()), _with_none(birth_year), (member != 0).tolist(), _with_none(fide_rating),
+                map(pid_of, pkz.tolist()),
+                _with_none(birth_year),
+                (member != 0).tolist(),
+                _with_none(fide_rating),
                 strict=True,
             ),
         )
-    )  # fmt: skip
+    )
     pairings = list(
         map(
             tuple.__new__,
             repeat(Game),
             zip(
-                map(pid_of, white.tolist()), map(pid_of, black.tolist()), map(_RESULTS.__getitem__, result.tolist()),
+                map(pid_of, white.tolist()),
+                map(pid_of, black.tolist()),
+                map(_RESULTS.__getitem__, result.tolist()),
                 strict=True,
             ),
         )
-    )  # fmt: skip
+    )
     players_of = _slices(listed.keys, listed.starts.tolist(), people, wanted)
     games_of = _slices(played.keys, played.starts.tolist(), pairings, wanted)
     loaded: dict[int, tuple[Tournament, int]] = {}

@@ -41,11 +41,12 @@ from zdb.rating import (
     replay_incremental,
     replay_steps,
 )
-from zdb.ratings import mending, tournament_loader
-from zdb.ratings import repository as repo
-from zdb.ratings.models import Evaluation, HistoryRow, RecalcState, StartRatingRow
-from zdb.ratings.shadow_tables import ShadowTables
-from zdb.ratings.stored_walk import StoredWalk
+from zdb.ratings.models import Evaluation, HistoryRow, StartRatingRow
+from zdb.ratings.recalculation import mending, tournament_loader
+from zdb.ratings.recalculation import repository as repo
+from zdb.ratings.recalculation.shadow_tables import ShadowTables
+from zdb.ratings.recalculation.state import finish_run, run_start
+from zdb.ratings.recalculation.stored_walk import StoredWalk
 from zdb.tournaments import repository as tournaments
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
@@ -100,11 +101,10 @@ def recalculate(
         began, began_at = time.monotonic(), datetime.now(UTC)
         # Read the generation before the changes: a change committed after this read makes the
         # final conditional update fail and leaves the position dirty for the next run.
-        state = session.execute(select(RecalcState.generation, RecalcState.dirty_date).where(RecalcState.id == 1)).one()
-        generation = state.generation
+        generation, dirty_date = run_start(session)
         # Changed initial states move the whole time line; with nothing stored yet there is
         # nothing to start from: both are from-scratch runs.
-        if state.dirty_date == date.min or session.execute(select(HistoryRow.event_date).limit(1)).first() is None:
+        if dirty_date == date.min or session.execute(select(HistoryRow.event_date).limit(1)).first() is None:
             from_scratch = True
         run = _full_run if from_scratch else _incremental_run
         evaluated, changed, removed = run(session, generation, progress or (lambda done, total: None))
@@ -130,15 +130,7 @@ def _finish(
         "last_duration_ms": duration_ms,
         "last_error": None,
     }
-    cleared = session.execute(
-        update(RecalcState)
-        .where(RecalcState.id == 1, RecalcState.generation == generation)
-        .values(dirty_date=None, dirty_phase=None, dirty_text=None, dirty_id=None, **figures)
-    )
-    if cleared.rowcount:  # type: ignore[attr-defined]
-        return True
-    session.execute(update(RecalcState).where(RecalcState.id == 1).values(**figures))
-    return False
+    return finish_run(session, generation, figures)
 
 
 def _counting(steps: Iterator[Step], total: int, progress: Progress) -> Iterator[Step]:

@@ -1,9 +1,10 @@
 """Asking for a recalculation once a change is committed.
 
-The unit of work calls ``request_recalculation`` after a commit that marked the time line
-dirty. Production registers a dispatcher that sends the Celery task; the embedded mode one
-that wakes its background thread. A failed dispatch (broker down) loses nothing: the dirty
-position stays set and the sweeper starts a run later.
+A change to the time line registers ``request_recalculation`` with the unit of work's
+``after_commit``, so that it runs only after the commit. Production registers a dispatcher
+that sends the Celery task; the embedded mode one that wakes its background thread. A failed
+dispatch (broker down) loses nothing: the dirty position stays set and the sweeper starts a run
+later.
 """
 
 from __future__ import annotations
@@ -11,10 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-__all__ = ["RECALC_REQUESTED", "clear_dispatcher", "request_recalculation", "set_dispatcher"]
-
-#: session.info flag set by a change to the time line: the unit of work dispatches after commit
-RECALC_REQUESTED = "zdb.recalc_requested"
+__all__ = ["clear_dispatcher", "request_recalculation", "set_dispatcher"]
 
 _log = logging.getLogger(__name__)
 _dispatcher: Callable[[], None] | None = None

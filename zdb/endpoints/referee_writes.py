@@ -13,10 +13,10 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 
-from zdb.api.idempotency import StoredAnswer, claim, remember
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
+from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
@@ -72,16 +72,26 @@ def store(
     [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
     record_write(
-        session, caller, "tournament.correct" if correction else "tournament.submit", f"tournament {tournament_id}",
-        {"version": version, "acronym": intake.submission.acronym, "players": len(intake.submission.players),
-         "created_players": created},
-    )  # fmt: skip
+        session,
+        caller,
+        "tournament.correct" if correction else "tournament.submit",
+        f"tournament {tournament_id}",
+        {
+            "version": version,
+            "acronym": intake.submission.acronym,
+            "players": len(intake.submission.players),
+            "created_players": created,
+        },
+    )
     for pkz, year in intake.learned.items():
         # A person's fact learned from a file: before and after, and the file it came from.
         record_write(
-            session, caller, "player.learn", f"player {pkz}",
+            session,
+            caller,
+            "player.learn",
+            f"player {pkz}",
             {"birth_year": {"before": None, "after": year}, "from": f"tournament {tournament_id} version {version}"},
-        )  # fmt: skip
+        )
     out = SubmissionOut(
         id=tournament_id,
         version=version,

@@ -29,8 +29,8 @@ from sqlalchemy.orm import Session
 
 from zdb.rating import OrderKey, PlayerId, Tournament
 from zdb.rating.replay import INCREMENTAL_WINDOW
-from zdb.ratings import repository as repo
-from zdb.ratings import tournament_loader
+from zdb.ratings.recalculation import repository as repo
+from zdb.ratings.recalculation import tournament_loader
 
 __all__ = ["StoredWalk"]
 

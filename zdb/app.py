@@ -38,8 +38,8 @@ from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for
-from zdb.ratings.dispatch import clear_dispatcher, set_dispatcher
-from zdb.ratings.embedded import EmbeddedRecalculator
+from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
+from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
 
 __all__ = ["API_PREFIX", "app_from_environment", "create_app"]

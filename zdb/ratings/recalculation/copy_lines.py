@@ -21,15 +21,47 @@ from zdb.rating import EMPTY_STATE, PlayerId, PlayerState, Stage, Step, Tourname
 __all__ = ["EVALUATION_COLUMNS", "HISTORY_COLUMNS", "HistoryLines", "evaluation_lines", "leftover_json"]
 
 HISTORY_COLUMNS: Final = (
-    "event_date", "event_phase", "event_text", "event_id", "tournament_id", "tournament_version", "player_pkz",
-    "old_rating", "old_index", "old_leftover", "new_rating", "new_index", "new_leftover", "evaluated",
-)  # fmt: skip
+    "event_date",
+    "event_phase",
+    "event_text",
+    "event_id",
+    "tournament_id",
+    "tournament_version",
+    "player_pkz",
+    "old_rating",
+    "old_index",
+    "old_leftover",
+    "new_rating",
+    "new_index",
+    "new_leftover",
+    "evaluated",
+)
 
 EVALUATION_COLUMNS: Final = (
-    "tournament_id", "version", "player_pkz", "position", "rule_set", "member", "stage", "fide_start", "r0", "i0",
-    "w", "n", "unrated_games", "we", "e", "k", "rh", "sonder", "rn", "i_new", "stored", "leftover_used",
+    "tournament_id",
+    "version",
+    "player_pkz",
+    "position",
+    "rule_set",
+    "member",
+    "stage",
+    "fide_start",
+    "r0",
+    "i0",
+    "w",
+    "n",
+    "unrated_games",
+    "we",
+    "e",
+    "k",
+    "rh",
+    "sonder",
+    "rn",
+    "i_new",
+    "stored",
+    "leftover_used",
     "leftover_stored",
-)  # fmt: skip
+)
 
 _NULL = "\\N"
 _BOOL = {True: "1", False: "0", None: _NULL}
@@ -98,8 +130,26 @@ def evaluation_lines(tournament_id: int, version: int, step: Step, only: set[Pla
         f"{head}{pid}\t{position}\t{rule_set}\t{b[member]}\t{stages[stage]}\t{b[fide_start]}\t{r0}\t{i0}\t{w}\t"
         f"{n}\t{unrated}\t{we}\t{e}\t{k}\t{rh}\t{b[sonder]}\t{rn}\t{i_new}\t{b[stored]}\t{used}\t{kept}\n"
         for position, (
-            pid, member, stage, fide_start, r0, i0, w, n, unrated, we, e, k, rh, sonder, rn, i_new, stored, used, kept
+            pid,
+            member,
+            stage,
+            fide_start,
+            r0,
+            i0,
+            w,
+            n,
+            unrated,
+            we,
+            e,
+            k,
+            rh,
+            sonder,
+            rn,
+            i_new,
+            stored,
+            used,
+            kept,
         ) in enumerate(step.evaluation.rows)
         if only is None or pid in only
-    ]  # fmt: skip
+    ]
     return "".join(lines).replace("None", _NULL)

@@ -19,11 +19,11 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from zdb.api.pagination import PageParams, page_params
 from zdb.auth.errors import AuthenticationError
 from zdb.auth.principal import PUBLIC, Principal
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
+from zdb.endpoints.pagination import PageParams, page_params
 
 __all__ = ["Caller", "Paging", "ReadCaller", "RequestSession", "get_principal", "get_read_principal", "get_session"]
 

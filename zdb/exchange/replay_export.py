@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 from zdb.formats.rating_json import dump_state
 from zdb.players.models import Player
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, StartRating, event_name, order_key
-from zdb.ratings import repository as repo
-from zdb.ratings import tournament_loader
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
+from zdb.ratings.recalculation import repository as repo
+from zdb.ratings.recalculation import tournament_loader
 
 __all__ = ["export_replay"]
 

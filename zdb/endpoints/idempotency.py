@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from zdb.api.idempotency_models import IdempotencyKey
 from zdb.auth.principal import Principal
+from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.errors import ConflictError, ValidationError, ValidationProblem
 
 __all__ = ["MAX_KEY_LENGTH", "StoredAnswer", "claim", "recall", "remember", "request_hash"]

@@ -1,5 +1,5 @@
 """The referee's writes from the pages: the upload handed to the same store-record-remember
-sequence as the API's (``zdb.api.referee_writes``), so that authorisation, audit records and
+sequence as the API's (``zdb.endpoints.referee_writes``), so that authorisation, audit records and
 idempotency are one piece of code.
 
 The idempotency key is made when the preview is shown, so that a second click on "submit"
@@ -11,9 +11,9 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 
-from zdb.api import referee_writes as writes
-from zdb.api.idempotency import request_hash
 from zdb.auth.principal import Principal
+from zdb.endpoints import referee_writes as writes
+from zdb.endpoints.idempotency import request_hash
 from zdb.web.uploads import Upload
 
 __all__ = ["authorize", "store", "stored_federation", "withdraw"]
@@ -40,8 +40,12 @@ def store(
         writes.authorize(caller, stored_federation(session, tournament_id))
     writes.authorize(caller, upload.federation)
     answer = writes.store(
-        request, session, caller, key=key, digest=_digest(upload, tournament_id),
+        request,
+        session,
+        caller,
+        key=key,
+        digest=_digest(upload, tournament_id),
         make=lambda: upload.intake(session, create=True, tournament_id=tournament_id),
         correction=tournament_id is not None,
-    )  # fmt: skip
+    )
     return int(answer.body["id"])

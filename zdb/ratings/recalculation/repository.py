@@ -40,8 +40,8 @@ from zdb.rating import (
     Tournament,
     order_key,
 )
-from zdb.ratings.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, StartRatingRow
+from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
 
 __all__ = [
     "EVALUATION_VALUES",
@@ -218,11 +218,21 @@ def _history_steps(
 ) -> Iterator[DbStep]:
     h = HistoryRow
     query = (
-        select(*_KEY, h.player_pkz, h.tournament_version, h.old_rating, h.old_index, h.old_leftover,
-               h.new_rating, h.new_index, h.new_leftover, h.evaluated)
+        select(
+            *_KEY,
+            h.player_pkz,
+            h.tournament_version,
+            h.old_rating,
+            h.old_index,
+            h.old_leftover,
+            h.new_rating,
+            h.new_index,
+            h.new_leftover,
+            h.evaluated,
+        )
         .where(tuple_(*_KEY) >= start)
         .order_by(*_KEY, h.player_pkz)
-    )  # fmt: skip
+    )
     step: DbStep | None = None
     key: OrderKey | None = None
     rows: dict[PlayerId, tuple[Any, ...]] = {}
@@ -358,12 +368,30 @@ def write_steps(
 
 #: the stored report columns in the order of ``evaluation_rows`` (exact decimals as floats)
 EVALUATION_VALUES = (
-    Evaluation.tournament_id, Evaluation.version, Evaluation.player_pkz, Evaluation.position, Evaluation.rule_set,
-    Evaluation.member, Evaluation.stage, Evaluation.fide_start, Evaluation.r0, Evaluation.i0,
-    cast(Evaluation.w, Float), Evaluation.n, Evaluation.unrated_games, Evaluation.we, Evaluation.e,
-    cast(Evaluation.k, Float), Evaluation.rh, Evaluation.sonder, Evaluation.rn, Evaluation.i_new, Evaluation.stored,
-    Evaluation.leftover_used, Evaluation.leftover_stored,
-)  # fmt: skip
+    Evaluation.tournament_id,
+    Evaluation.version,
+    Evaluation.player_pkz,
+    Evaluation.position,
+    Evaluation.rule_set,
+    Evaluation.member,
+    Evaluation.stage,
+    Evaluation.fide_start,
+    Evaluation.r0,
+    Evaluation.i0,
+    cast(Evaluation.w, Float),
+    Evaluation.n,
+    Evaluation.unrated_games,
+    Evaluation.we,
+    Evaluation.e,
+    cast(Evaluation.k, Float),
+    Evaluation.rh,
+    Evaluation.sonder,
+    Evaluation.rn,
+    Evaluation.i_new,
+    Evaluation.stored,
+    Evaluation.leftover_used,
+    Evaluation.leftover_stored,
+)
 
 
 def stored_evaluations(

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from zdb.db import after_commit
 from zdb.rating import OrderKey
-from zdb.ratings.dispatch import RECALC_REQUESTED
-from zdb.ratings.models import RecalcState
+from zdb.ratings.recalculation.dispatch import request_recalculation
+from zdb.ratings.recalculation.state import dirty_position, locked_state
 
-__all__ = ["dirty_position", "mark_dirty"]
+__all__ = ["mark_dirty"]
 
 
 def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> int | None:
@@ -21,21 +21,12 @@ def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> int | None:
     wanted = list(keys)
     if not wanted:
         return None
-    # FOR UPDATE: concurrent submitters take turns on the one row; a running recalculation
-    # never holds it for long (it updates it only at its very end).
-    state = session.execute(select(RecalcState).where(RecalcState.id == 1).with_for_update()).scalar_one()
+    state = locked_state(session)
     position = min(wanted)
     current = dirty_position(state)
     if current is None or position < current:
         state.dirty_date, state.dirty_phase, state.dirty_text, state.dirty_id = position
     state.generation += 1
     session.flush()
-    session.info[RECALC_REQUESTED] = True
+    after_commit(session, request_recalculation)
     return state.generation
-
-
-def dirty_position(state: RecalcState) -> OrderKey | None:
-    if state.dirty_date is None:
-        return None
-    assert state.dirty_phase is not None and state.dirty_text is not None and state.dirty_id is not None
-    return (state.dirty_date, state.dirty_phase, state.dirty_text, state.dirty_id)

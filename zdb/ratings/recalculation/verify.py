@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import stream_rows
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, Tournament, order_key, replay_steps
-from zdb.ratings import repository as repo
-from zdb.ratings import tournament_loader
 from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.ratings.recalculation import repository as repo
+from zdb.ratings.recalculation import tournament_loader
 from zdb.tournaments import repository as tournaments
 
 __all__ = ["verify"]
@@ -51,9 +51,21 @@ def _stored(
 ) -> tuple[dict[Any, tuple[Any, ...]], dict[Any, tuple[Any, ...]], dict[int, tuple[Any, ...]]]:
     h = HistoryRow
     history_query = select(
-        h.event_date, h.event_phase, h.event_text, h.event_id, h.player_pkz, h.tournament_id, h.tournament_version,
-        h.old_rating, h.old_index, h.old_leftover, h.new_rating, h.new_index, h.new_leftover, h.evaluated,
-    )  # fmt: skip
+        h.event_date,
+        h.event_phase,
+        h.event_text,
+        h.event_id,
+        h.player_pkz,
+        h.tournament_id,
+        h.tournament_version,
+        h.old_rating,
+        h.old_index,
+        h.old_leftover,
+        h.new_rating,
+        h.new_index,
+        h.new_leftover,
+        h.evaluated,
+    )
     history = {row[:5]: row[5:] for row in stream_rows(session, history_query)}
     evaluations = {row[:3]: row[3:] for row in stream_rows(session, select(*repo.EVALUATION_VALUES))}
     r = PlayerRating

@@ -1,1 +1,0 @@
-"""Bulk loads into the database (the synthetic federation; later, federation list imports)."""
