@@ -1,6 +1,7 @@
 """zdb/rating is a pure library: it imports only its own modules, numpy (arrays for evaluating a
-tournament in bulk, issue 2) and a small allow-list of the standard library (no I/O, no clock,
-no randomness, no framework, no database)."""
+tournament in bulk, issue 2), numba (the optional compiler of its hot loops, issue 23) and a
+small allow-list of the standard library (no I/O, no clock, no randomness, no framework, no
+database)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ ALLOWED_STDLIB = {
 
 
 def test_rating_imports_only_allowed_modules() -> None:
-    assert_imports_only(PACKAGE, ["zdb.rating", "numpy"], ALLOWED_STDLIB)
+    # numba: the optional compiler of the kernel's loops (``zdb.rating.kernel``), imported lazily
+    assert_imports_only(PACKAGE, ["zdb.rating", "numpy", "numba"], ALLOWED_STDLIB)
 
 
 def test_rating_reads_no_clock_and_does_no_io() -> None:
