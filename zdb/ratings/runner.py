@@ -18,7 +18,9 @@ import click
 from sqlalchemy import Engine, update
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from zdb.config import settings
 from zdb.db import database_key, unit_of_work
+from zdb.rating.kernel import use_compiled
 from zdb.ratings import live_progress
 from zdb.ratings.models import RecalcState
 from zdb.ratings.recalc import RecalcOutcome, recalculate
@@ -114,6 +116,7 @@ def run_recalculation(engine: Engine, *, from_scratch: bool = False, show_progre
     """One run in one transaction; the transaction commits only if the run completes."""
     progress = _ProgressWriter(engine, show_progress)
     began = datetime.now(UTC)
+    use_compiled(settings().compiled_kernel)
     # A run allocates millions of small objects and frees them in bulk at the end; the cyclic
     # collector's scans over that heap would cost more than the run (none of it forms cycles).
     collecting = gc.isenabled()
