@@ -29,6 +29,7 @@ from zdb.rating import (
     rule_set_for,
 )
 from zdb.rating.expectation import expected_score, solve_rating
+from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.kernel import INTERPRETED, Kernel, compiled, load, use_compiled
 from zdb.rating.lattice import TABLE_LIMIT, expected_sums, rounded_performances
 from zdb.rating.loops import performance_search_loop
@@ -188,3 +189,19 @@ def test_random_time_lines_are_replayed_alike(time_line: tuple[dict[str, PlayerS
 def test_without_numba_there_is_no_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba raises ImportError
     assert load() is None
+
+
+JOINT_SYSTEMS = [
+    # far-apart fixed opponents: the first Newton step overshoots and is shortened
+    [JointEquation((300.0, 300.0, 2700.0), (1,) * 6, 3.0), JointEquation((2900.0,), (0,) * 6, 4.0)],
+    [JointEquation((1500, 1500), (), 1.0)],  # the start is the root: no step at all
+    [JointEquation((0, 0, 0, 6000), (), 3.5)],  # saturated: Newton leaves the bracket
+    [JointEquation((0, 0, 0, 60000), (), 3.5)],  # no slope at all: 400 points a step
+    [JointEquation((300.0, 2700.0), (1,), 1.0), JointEquation((1500.0,), (0,) * 6, 3.0)],  # rows swapped
+    [JointEquation((1000, 1200, 1500.5), (1, 2), 2.5), JointEquation((1400,), (0,), 1.0),
+     JointEquation((1800, 1300), (0,), 1.5)],
+]  # fmt: skip
+
+
+def test_joint_systems_are_solved_to_the_same_doubles(kernel: Kernel) -> None:
+    assert kernel.solve_jointly(JOINT_SYSTEMS) == [solve_jointly(system) for system in JOINT_SYSTEMS]

@@ -18,13 +18,16 @@ compiled kernel and with the array path.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate, pairwise
 from typing import Any
 
 import numpy as np
 
+from zdb.rating.expectation import _NORMAL, SOLVE_TOLERANCE
+from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.lattice import (
     _AT_ARRAY,
     _HALF_ARRAY,
@@ -35,7 +38,7 @@ from zdb.rating.lattice import (
     _quantiles,
     rounded_performance,
 )
-from zdb.rating.loops import expected_sums_loop, performance_search_loop
+from zdb.rating.loops import expected_sums_loop, joint_solve_loop, performance_search_loop
 from zdb.rating.rounding import Floats, Ints
 
 __all__ = ["INTERPRETED", "Kernel", "compiled", "load", "use_compiled"]
@@ -47,6 +50,7 @@ class Kernel:
 
     sums_loop: Callable[..., Any]
     search_loop: Callable[..., Any]
+    joint_loop: Callable[..., Any]
 
     def expected_sums(self, own: Ints, opponents: Ints, owner: Ints, size: int) -> Floats:
         """``lattice.expected_sums``: the same doubles."""
@@ -66,16 +70,42 @@ class Kernel:
             result[a] = rounded_performance(opponents[owner == p].tolist(), float(points[p]))
         return result
 
+    def solve_jointly(self, systems: Sequence[Sequence[JointEquation]]) -> list[list[float]]:
+        """``joint.solve_jointly`` of each system: the same doubles."""
+        if not _PLAIN_SUM:  # pragma: no cover - Python 3.12 adds floats compensated: no loop does so
+            return [solve_jointly(equations) for equations in systems]
+        equations = [equation for system in systems for equation in system]
+        fixed = [r for equation in equations for r in equation.fixed]
+        coupled = [b for equation in equations for b in equation.coupled]
+        fixed_starts = [0, *accumulate(len(equation.fixed) for equation in equations)]
+        coupled_starts = [0, *accumulate(len(equation.coupled) for equation in equations)]
+        group_starts = [0, *accumulate(map(len, systems))]
+        points = [equation.points for equation in equations]
+        quantiles = [_NORMAL.inv_cdf(e.points / (len(e.fixed) + len(e.coupled))) for e in equations]
+        x, solved = self.joint_loop(
+            np.array(fixed, dtype=float), np.array(fixed_starts, dtype=np.int64), np.array(coupled, dtype=np.int64),
+            np.array(coupled_starts, dtype=np.int64), np.array(points, dtype=float), np.array(quantiles),
+            np.array(group_starts, dtype=np.int64), SOLVE_TOLERANCE,
+        )  # fmt: skip
+        solutions: list[float] = x.tolist()
+        return [
+            solutions[a:b] if solved[g] else solve_jointly(systems[g])
+            for g, (a, b) in enumerate(pairwise(group_starts))
+        ]
+
     def warm_up(self) -> None:
         """Compile the loops now (or load them from the cache), not in the first batch."""
         owner = np.zeros(2, dtype=np.int64)
         ratings = np.array([1500, 1600], dtype=np.int64)
         self.expected_sums(ratings, ratings, owner, 2)
         self.rounded_performances(owner, ratings, np.array([1.0, 0.0]), np.array([2, 0]), np.zeros(1, dtype=np.int64))
+        self.solve_jointly([[JointEquation((1500, 1600), (1,), 1.5), JointEquation((1700,), (0,), 0.5)]])
 
 
 #: the loops as plain Python (slow): what the tests hold the compiled kernel to
-INTERPRETED = Kernel(expected_sums_loop, performance_search_loop)
+INTERPRETED = Kernel(expected_sums_loop, performance_search_loop, joint_solve_loop)
+#: Python up to 3.11 adds floats one after the other, as a loop does (3.12 compensates)
+_PLAIN_SUM = sum([1.0, 1e100, 1.0, -1e100]) == 0.0
 
 _switch = {"on": True}
 
@@ -105,4 +135,4 @@ def load() -> Kernel | None:
         return None
     # No fastmath: the compiled arithmetic must round as Python's does, step for step.
     jit = numba.njit(cache=True, nogil=True)
-    return Kernel(jit(expected_sums_loop), jit(performance_search_loop))
+    return Kernel(jit(expected_sums_loop), jit(performance_search_loop), jit(joint_solve_loop))

@@ -14,14 +14,14 @@ exact scalar path (``found`` false).
 
 from __future__ import annotations
 
-from math import floor, sqrt
+from math import erf, exp, floor, sqrt
 
 import numpy as np
 from numpy.typing import NDArray
 
 from zdb.rating.rounding import Floats, Ints
 
-__all__ = ["expected_sums_loop", "performance_search_loop"]
+__all__ = ["expected_sums_loop", "joint_solve_loop", "performance_search_loop"]
 
 Flags = NDArray[np.bool_]
 
@@ -127,3 +127,171 @@ def performance_search_loop(  # noqa: PLR0917 - a compiled call takes its arrays
             else:
                 break  # within reach of a tie
     return result, found
+
+
+_SCALE = 400.0  # spec §4, as in ``expectation`` and ``joint``
+_DENSITY = 1.0 / (_SCALE * sqrt(3.141592653589793))
+_SIGMA = sqrt(80000.0)
+#: no rating is this: marks an equation whose solver ran out of steps
+_UNSOLVED = -1e300
+
+
+def joint_solve_loop(  # noqa: PLR0917 - a compiled call takes its arrays by position
+    fixed: Floats,
+    fixed_starts: Ints,
+    coupled: Ints,
+    coupled_starts: Ints,
+    points: Floats,
+    quantiles: Floats,
+    group_starts: Ints,
+    tolerance: float,
+) -> tuple[Floats, Flags]:
+    """``joint.solve_jointly`` of every group, step for step (the same doubles): equation a has
+    the fixed opponents ``fixed[fixed_starts[a]:fixed_starts[a + 1]]``, the other unknowns of
+    its group at ``coupled[...]`` (positions within the group), ``points[a]``, and
+    ``quantiles[a]`` = Φ⁻¹(W / n) of its start (fixed opponents and unknowns at the group's
+    mean); group g holds equations ``group_starts[g]`` to ``group_starts[g + 1]``. ``solved[g]``
+    is false where a group did not converge: the scalar path decides it."""
+    x = np.zeros(points.size)
+    solved = np.ones(group_starts.size - 1, dtype=np.bool_)
+    for g in range(group_starts.size - 1):
+        first, stop = group_starts[g], group_starts[g + 1]
+        size = stop - first
+        total = 0.0
+        for e in range(fixed_starts[first], fixed_starts[stop]):
+            total += fixed[e]
+        start = total / (fixed_starts[stop] - fixed_starts[first])
+        any_coupled = False
+        for a in range(first, stop):
+            unknowns = coupled_starts[a + 1] - coupled_starts[a]
+            any_coupled = any_coupled or unknowns > 0
+            opponents = np.empty(fixed_starts[a + 1] - fixed_starts[a] + unknowns)
+            opponents[: opponents.size - unknowns] = fixed[fixed_starts[a] : fixed_starts[a + 1]]
+            opponents[opponents.size - unknowns :] = start
+            x[a] = _UNSOLVED
+            # ``expectation.solve_rating``, step for step (its start's Φ⁻¹ given).
+            count = opponents.size
+            total = 0.0
+            for rating in opponents:
+                total += rating
+            rating = total / count + _SIGMA * quantiles[a]
+            low, high = -np.inf, np.inf
+            f_low = f_high = 0.0
+            for _ in range(200):  # pragma: no branch - bisection converges long before
+                value = -points[a]
+                slope = 0.0
+                for opponent in opponents:
+                    z = (rating - opponent) / _SCALE
+                    value += 0.5 * (1.0 + erf(z))
+                    slope += exp(-z * z)
+                if value == 0.0:
+                    x[a] = rating
+                    break
+                if value > 0.0:
+                    high, f_high = rating, value
+                else:
+                    low, f_low = rating, value
+                slope *= _DENSITY
+                newton = value / slope if slope > 0.0 else np.inf
+                candidate = rating - max(-_SCALE, min(_SCALE, newton))
+                if low < candidate < high and abs(newton) < 1e-5:
+                    x[a] = candidate
+                    break
+                if not low < candidate < high:
+                    if low == -np.inf or high == np.inf:
+                        candidate = rating - _SCALE if value > 0.0 else rating + _SCALE
+                    else:
+                        candidate = low - f_low * (high - low) / (f_high - f_low)
+                if abs(candidate - rating) < tolerance:
+                    x[a] = candidate
+                    break
+                rating = candidate
+            solved[g] = solved[g] and x[a] != _UNSOLVED
+        if not any_coupled:
+            continue
+        # F (``joint._residuals``)
+        residual = np.empty(size)
+        for a in range(first, stop):
+            xa = x[a]
+            value = -points[a]
+            for e in range(fixed_starts[a], fixed_starts[a + 1]):
+                value += 0.5 * (1.0 + erf((xa - fixed[e]) / _SCALE))
+            for e in range(coupled_starts[a], coupled_starts[a + 1]):
+                value += 0.5 * (1.0 + erf((xa - x[first + coupled[e]]) / _SCALE))
+            residual[a - first] = value
+        done = False
+        for _ in range(200):  # pragma: no branch - Newton converges long before
+            # The Jacobian (``joint._jacobian``) with the right-hand side -F as its last column.
+            rows = np.zeros((size, size + 1))
+            for a in range(first, stop):
+                xa = x[a]
+                diagonal = 0.0
+                for e in range(fixed_starts[a], fixed_starts[a + 1]):
+                    z = (xa - fixed[e]) / _SCALE
+                    diagonal += exp(-z * z)
+                for e in range(coupled_starts[a], coupled_starts[a + 1]):
+                    b = coupled[e]
+                    z = (xa - x[first + b]) / _SCALE
+                    weight = exp(-z * z)
+                    diagonal += weight
+                    rows[a - first, b] -= weight * _DENSITY
+                rows[a - first, a - first] += diagonal * _DENSITY
+                rows[a - first, size] = -residual[a - first]
+            # Gaussian elimination with partial pivoting (``joint._solve_linear``).
+            for col in range(size):
+                pivot = col
+                for below in range(col + 1, size):
+                    if abs(rows[below, col]) > abs(rows[pivot, col]):
+                        pivot = below
+                if pivot != col:
+                    for c in range(size + 1):
+                        rows[col, c], rows[pivot, c] = rows[pivot, c], rows[col, c]
+                lead = rows[col, col]
+                for below in range(col + 1, size):
+                    factor = rows[below, col] / lead
+                    if factor != 0.0:
+                        for c in range(col, size + 1):
+                            rows[below, c] -= factor * rows[col, c]
+            step = np.zeros(size)
+            for a in range(size - 1, -1, -1):
+                acc = 0.0
+                for c in range(a + 1, size):
+                    acc += rows[a, c] * step[c]
+                step[a] = (rows[a, size] - acc) / rows[a, a]
+            longest = 0.0
+            for d in step:
+                longest = max(longest, abs(d))
+            if longest < tolerance:
+                for a in range(size):
+                    x[first + a] += step[a]
+                done = True
+                break
+            if longest > _SCALE:  # the trust region (``joint._MAX_MOVE``)
+                for a in range(size):
+                    step[a] = step[a] * _SCALE / longest
+            norm = 0.0
+            for f in residual:
+                norm += f * f
+            scale = 1.0
+            base = x[first:stop].copy()
+            while True:
+                for a in range(size):
+                    x[first + a] = base[a] + scale * step[a]
+                trial = np.empty(size)
+                for a in range(first, stop):
+                    xa = x[a]
+                    value = -points[a]
+                    for e in range(fixed_starts[a], fixed_starts[a + 1]):
+                        value += 0.5 * (1.0 + erf((xa - fixed[e]) / _SCALE))
+                    for e in range(coupled_starts[a], coupled_starts[a + 1]):
+                        value += 0.5 * (1.0 + erf((xa - x[first + coupled[e]]) / _SCALE))
+                    trial[a - first] = value
+                trial_norm = 0.0
+                for f in trial:
+                    trial_norm += f * f
+                if trial_norm <= (1.0 - 1e-4 * scale) * norm or scale < 1e-6:
+                    break
+                scale *= 0.5
+            residual = trial
+        solved[g] = solved[g] and done
+    return x, solved

@@ -180,7 +180,7 @@ def evaluate_tournaments(
     # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
     # Ausnahmespieler -> Sonderwertung redo -> final first ratings -> performances again.
     anchors = f.r0  # by position: R0 of an established player, None for a newcomer
-    ri = _joint_iteration(f, games, groups, anchors)
+    ri = _joint_iteration(f, games, groups, anchors, kernel)
     first = _first_ratings(ri, rules)
     basis = _basis(f, first)
     rh = np.zeros(size, dtype=np.int64)
@@ -198,7 +198,7 @@ def evaluate_tournaments(
         anchors = list(anchors)
         for k, value in zip(np.flatnonzero(sonder).tolist(), rh[sonder].tolist(), strict=True):
             anchors[k] = value
-        ri.update(_joint_iteration(f, games, {t: group for t, group in groups.items() if redo[t]}, anchors))
+        ri.update(_joint_iteration(f, games, {t: group for t, group in groups.items() if redo[t]}, anchors, kernel))
         first = _first_ratings(ri, rules)
         before, basis = basis, _basis(f, first)
         # Only newcomers' ratings moved: a performance against none of them stands.
@@ -344,12 +344,12 @@ def _by_tournament(f: _Field, newcomers: list[int]) -> dict[int, list[int]]:
 
 
 def _joint_iteration(
-    f: _Field, games: _Games, groups: dict[int, list[int]], anchors: list[int | None]
+    f: _Field, games: _Games, groups: dict[int, list[int]], anchors: list[int | None], kernel: Kernel | None
 ) -> dict[int, float]:
     """spec §9.4: the ratings of all first- and second-stage players of a tournament, solved
     together, with established opponents at their anchors (R0, or Rh for an Ausnahmespieler,
     §9.6); each tournament's newcomers (``groups``) form one system."""
-    ri: dict[int, float] = {}
+    systems: list[list[JointEquation]] = []
     for newcomers in groups.values():
         unknown = {k: a for a, k in enumerate(newcomers)}
         equations = []
@@ -360,7 +360,11 @@ def _joint_iteration(
             fixed += [r for r, _ in leftover]
             coupled = tuple(unknown[j] for j in opponents if anchors[j] is None)
             equations.append(JointEquation(tuple(fixed), coupled, float(games.w[k]) + sum(s for _, s in leftover)))
-        ri.update(zip(newcomers, solve_jointly(equations), strict=True))
+        systems.append(equations)
+    solutions = [solve_jointly(equations) for equations in systems] if kernel is None else kernel.solve_jointly(systems)
+    ri: dict[int, float] = {}
+    for newcomers, solution in zip(groups.values(), solutions, strict=True):
+        ri.update(zip(newcomers, solution, strict=True))
     return ri
 
 
