@@ -204,4 +204,5 @@ JOINT_SYSTEMS = [
 
 
 def test_joint_systems_are_solved_to_the_same_doubles(kernel: Kernel) -> None:
-    assert kernel.solve_jointly(JOINT_SYSTEMS) == [solve_jointly(system) for system in JOINT_SYSTEMS]
+    with np.errstate(over="ignore"):  # interpreted, W / a vanishing slope is numpy's inf, as Python's
+        assert kernel.solve_jointly(JOINT_SYSTEMS) == [solve_jointly(system) for system in JOINT_SYSTEMS]
