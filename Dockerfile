@@ -12,7 +12,9 @@ COPY migrations ./migrations
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ZDB_HOME=/var/lib/zdb
+# NUMBA_CACHE_DIR: the rating engine's compiled kernel, compiled by the first recalculation
+# (the installed package is not the zdb user's to write)
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ZDB_HOME=/var/lib/zdb NUMBA_CACHE_DIR=/var/lib/zdb/numba-cache
 COPY requirements.lock /tmp/requirements.lock
 RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock
 COPY --from=wheel /dist/ /tmp/dist/

@@ -6,7 +6,7 @@ interpreted (``INTERPRETED``) and compiled, so each line is checked in both form
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -206,3 +206,22 @@ JOINT_SYSTEMS = [
 def test_joint_systems_are_solved_to_the_same_doubles(kernel: Kernel) -> None:
     with np.errstate(over="ignore"):  # interpreted, W / a vanishing slope is numpy's inf, as Python's
         assert kernel.solve_jointly(JOINT_SYSTEMS) == [solve_jointly(system) for system in JOINT_SYSTEMS]
+
+
+class _NumbaWithoutCache:
+    """numba where the cache has no place to go: ``njit(cache=True)`` raises as numba does."""
+
+    @staticmethod
+    def njit(cache: bool = False, nogil: bool = False) -> Callable[[Any], Any]:
+        def decorate(function: Any) -> Any:
+            if cache:
+                raise RuntimeError(f"cannot cache function {function.__name__!r}: no locator available")
+            return function
+
+        return decorate
+
+
+def test_without_a_place_for_the_cache_the_kernel_is_compiled_anyway(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numba", _NumbaWithoutCache())
+    kernel = load()
+    assert kernel is not None and kernel.sums_loop is INTERPRETED.sums_loop

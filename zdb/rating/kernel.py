@@ -133,6 +133,13 @@ def load() -> Kernel | None:
         import numba  # noqa: PLC0415 - imported at first use: the import alone takes half a second
     except ImportError:
         return None
+    loops: tuple[Callable[..., Any], ...] = (expected_sums_loop, performance_search_loop, joint_solve_loop)
     # No fastmath: the compiled arithmetic must round as Python's does, step for step.
-    jit = numba.njit(cache=True, nogil=True)
-    return Kernel(jit(expected_sums_loop), jit(performance_search_loop), jit(joint_solve_loop))
+    try:
+        cached = numba.njit(cache=True, nogil=True)
+        return Kernel(*[cached(loop) for loop in loops])
+    except RuntimeError:
+        # Nowhere to write the cache (an install owned by another user and no home folder;
+        # NUMBA_CACHE_DIR names a place): compiled anew in each process, a few seconds.
+        uncached = numba.njit(nogil=True)
+        return Kernel(*[uncached(loop) for loop in loops])
