@@ -12,13 +12,16 @@ COPY migrations ./migrations
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ZDB_HOME=/var/lib/zdb
+# NUMBA_CACHE_DIR: the rating engine's compiled kernel, compiled once below while the image is
+# built (the installed package is not the zdb user's to write; ZDB_HOME may be a volume)
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ZDB_HOME=/var/lib/zdb NUMBA_CACHE_DIR=/opt/zdb-kernel-cache
 COPY requirements.lock /tmp/requirements.lock
 RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock
 COPY --from=wheel /dist/ /tmp/dist/
 RUN pip install --no-cache-dir --no-deps /tmp/dist/*.whl && pip check && rm -r /tmp/dist /tmp/requirements.lock \
-    && useradd --system zdb && mkdir -p "$ZDB_HOME" && chown zdb "$ZDB_HOME"
+    && useradd --system zdb && mkdir -p "$ZDB_HOME" "$NUMBA_CACHE_DIR" && chown zdb "$ZDB_HOME" "$NUMBA_CACHE_DIR"
 USER zdb
+RUN python -c "from zdb.rating.kernel import compiled; compiled().warm_up()"
 # ZDB_HOME: beat's schedule (and an embedded database, which production does not use)
 WORKDIR /var/lib/zdb
 ENTRYPOINT ["zdb"]

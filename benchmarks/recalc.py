@@ -14,7 +14,10 @@ Creates a fresh database (``zdb_bench`` unless told otherwise) on the server, lo
   rest of the run is the server's work: storing rows, checking keys, maintaining indexes);
 - one late weekend open ending 12 months before the end of the time line: the time from its
   commit to a consistent database, and how many tournaments were re-evaluated (target ≤ 5 s,
-  goal 1 s).
+  goal 1 s);
+- the full recalculation once more with the compiled kernel switched off
+  (``ZDB_COMPILED_KERNEL=off``, the array path), its ratio to the kernel's, and the peak memory
+  of both processes. It runs last, on the time line with the late open (one tournament more).
 
 The full recalculation and the floor each run in a fresh process of their own, on a database at
 rest (``_at_rest``), so that neither pays for what ran before it. Measured in the process that
@@ -31,6 +34,7 @@ import argparse
 import json
 import os
 import pickle
+import resource
 import subprocess
 import sys
 import tempfile
@@ -113,6 +117,8 @@ def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[
         recalculated = _in_fresh_process("full", url, str(late_file))
     _at_rest(engine)
     floor = _in_fresh_process("floor", url, str(recalculated["evaluation_rows"]))
+    _at_rest(engine)
+    array_path = _in_fresh_process("full-array-path", url, "", {"ZDB_COMPILED_KERNEL": "off"})
     return {
         "scale": scale,
         "players": players,
@@ -130,6 +136,12 @@ def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[
         "late_open_client_cpu_s": round(recalculated["late_cpu_s"], 3),
         "late_open_reevaluated": recalculated["reevaluated"],
         "late_open_changed_players": recalculated["changed_players"],
+        "full_recalculation_peak_memory_mb": recalculated["peak_mb"],
+        "array_path_full_recalculation_s": round(array_path["full_s"], 2),
+        "array_path_full_recalculation_client_cpu_s": round(array_path["full_cpu_s"], 2),
+        "array_path_peak_memory_mb": array_path["peak_mb"],
+        "array_path_over_kernel": round(array_path["full_s"] / recalculated["full_s"], 2),
+        "array_path_over_kernel_client_cpu": round(array_path["full_cpu_s"] / recalculated["full_cpu_s"], 2),
     }
 
 
@@ -137,10 +149,10 @@ def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[
 _URL_VARIABLE = "ZDB_BENCHMARK_DATABASE_URL"
 
 
-def _in_fresh_process(section: str, url: str, argument: str) -> dict[str, Any]:
-    """Run a timed section in a process of its own; its figures."""
+def _in_fresh_process(section: str, url: str, argument: str, settings: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run a timed section in a process of its own (with ``settings`` in its environment); its figures."""
     command = [sys.executable, __file__, "--section", section, argument]
-    environment = {**os.environ, _URL_VARIABLE: url}
+    environment = {**os.environ, **(settings or {}), _URL_VARIABLE: url}
     finished = subprocess.run(command, check=True, capture_output=True, text=True, env=environment)
     return dict(json.loads(finished.stdout))
 
@@ -168,7 +180,19 @@ def _full_and_late(url: str, late_file: str) -> dict[str, Any]:
         "late_cpu_s": late_cpu,
         "reevaluated": incremental.evaluated,
         "changed_players": incremental.changed_players,
+        "peak_mb": _peak_mb(),
     }
+
+
+def _peak_mb() -> int:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)  # kilobytes on Linux
+
+
+def _full_only(url: str, _: str) -> dict[str, Any]:
+    """The full recalculation alone (with the settings of the environment)."""
+    began, cpu = time.perf_counter(), time.process_time()
+    run_recalculation(create_db_engine(url), from_scratch=True)
+    return {"full_s": time.perf_counter() - began, "full_cpu_s": time.process_time() - cpu, "peak_mb": _peak_mb()}
 
 
 def _floor(url: str, rows: str) -> dict[str, Any]:
@@ -176,7 +200,7 @@ def _floor(url: str, rows: str) -> dict[str, Any]:
     return {"floor_s": floor, "read": read}
 
 
-_SECTIONS = {"full": _full_and_late, "floor": _floor}
+_SECTIONS = {"full": _full_and_late, "floor": _floor, "full-array-path": _full_only}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

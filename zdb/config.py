@@ -71,6 +71,9 @@ class Settings:
     behind_tls: bool = False
     #: "json": one JSON object a log line, with the request's id (zdb.api.request_log); "text": as configured
     log_format: str = "text"
+    #: the recalculation evaluates with the compiled kernel (zdb.rating.kernel) when numba is
+    #: installed; ZDB_COMPILED_KERNEL=off takes the array path (the same figures, slower)
+    compiled_kernel: bool = True
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -104,6 +107,7 @@ class Settings:
             rate_limit_failed_auth=env.get("ZDB_RATE_LIMIT_FAILED_AUTH", "10/minute"),
             behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
             log_format=env.get("ZDB_LOG_FORMAT", "text").strip().lower(),
+            compiled_kernel=env.get("ZDB_COMPILED_KERNEL", "on").strip().lower() not in ("off", "0", "false", "no"),
             home=home,
         )
 

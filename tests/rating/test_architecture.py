@@ -1,6 +1,7 @@
 """zdb/rating is a pure library: it calls no clock, no file and no console. What it may import
-(its own modules, numpy for evaluating a tournament in bulk, issue 2, and no I/O, randomness,
-framework or database) is an import-linter contract in pyproject.toml."""
+(its own modules, numpy for evaluating a tournament in bulk, issue 2, numba as the optional
+compiler of its hot loops, issue 23, and no I/O, randomness, framework or database) is an
+import-linter contract in pyproject.toml."""
 
 from __future__ import annotations
 

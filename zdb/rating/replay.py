@@ -21,6 +21,7 @@ from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import Protocol
 
+from zdb.rating.kernel import compiled
 from zdb.rating.model import PlayerId, PlayerState, ReportRow, Tournament, TournamentEvaluation, frozen_map
 from zdb.rating.rulesets import Conversion, rule_set_for
 from zdb.rating.timeline import Event, OrderKey, StartRating, event_date, event_name, order_key
@@ -115,14 +116,15 @@ def _tournament_step(tournament: Tournament, evaluation: TournamentEvaluation) -
 
 def _evaluated_together(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState]) -> list[Step]:
     """The steps of tournaments that share no player, in their order, evaluated in batches per
-    rule set from ``states`` (``evaluate_tournaments``: each exactly as alone)."""
+    rule set from ``states`` (``evaluate_tournaments``: each exactly as alone), with the
+    compiled kernel unless it is switched off or not installed (``kernel``)."""
     by_rules: dict[date, list[int]] = {}
     for position, tournament in enumerate(tournaments):
         by_rules.setdefault(rule_set_for(tournament.end_date).valid_from, []).append(position)
     steps: dict[int, Step] = {}
     for positions in by_rules.values():
         batch = [tournaments[position] for position in positions]
-        evaluations = evaluate_tournaments(batch, states, rule_set_for(batch[0].end_date))
+        evaluations = evaluate_tournaments(batch, states, rule_set_for(batch[0].end_date), compiled())
         for position, tournament, evaluation in zip(positions, batch, evaluations, strict=True):
             steps[position] = _tournament_step(tournament, evaluation)
     return [steps[position] for position in range(len(tournaments))]

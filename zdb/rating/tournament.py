@@ -14,13 +14,14 @@ scalar rules of ``rounding`` and ``lattice``.
 ``evaluate_tournaments`` evaluates several tournaments that share no player at once, each
 exactly as alone: the arrays span all of them, so the fixed cost of an array operation is paid
 once per batch instead of once per tournament (the replay batches tournaments whose inputs are
-all known, ``replay``).
+all known, ``replay``). Given a ``Kernel``, the expected-score sums and the performance search
+run as its loops instead (compiled, ``kernel``), with the same figures.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -34,6 +35,7 @@ from numpy.typing import NDArray
 
 from zdb.rating.expectation import solve_rating
 from zdb.rating.joint import JointEquation, solve_jointly
+from zdb.rating.kernel import Kernel
 from zdb.rating.lattice import expected_sums, rounded_performances
 from zdb.rating.model import (
     EMPTY_STATE,
@@ -153,10 +155,14 @@ def evaluate_tournament(
 
 
 def evaluate_tournaments(
-    tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState], rules: RuleSet
+    tournaments: Sequence[Tournament],
+    states: Mapping[PlayerId, PlayerState],
+    rules: RuleSet,
+    kernel: Kernel | None = None,
 ) -> list[TournamentEvaluation]:
     """Evaluate tournaments that share no player under ``rules``, each exactly as
-    ``evaluate_tournament`` would alone, from their participants' ``states``."""
+    ``evaluate_tournament`` would alone, from their participants' ``states``; with ``kernel``'s
+    loops for the sums and performances if given (the same figures)."""
     f = _field(tournaments, states, rules)
     size = len(f.pids)
     stage = np.where(f.established, _ESTABLISHED, _UNRATED)
@@ -174,14 +180,16 @@ def evaluate_tournaments(
     # spec §13.2: joint iteration -> provisional first ratings -> performances -> who is an
     # Ausnahmespieler -> Sonderwertung redo -> final first ratings -> performances again.
     anchors = f.r0  # by position: R0 of an established player, None for a newcomer
-    ri = _joint_iteration(f, games, groups, anchors)
+    ri = _joint_iteration(f, games, groups, anchors, kernel)
     first = _first_ratings(ri, rules)
     basis = _basis(f, first)
     rh = np.zeros(size, dtype=np.int64)
     has_rh = np.zeros(size, dtype=bool)
+    search = rounded_performances if kernel is None else kernel.rounded_performances
     _performances(
-        f, games, np.ones(size, dtype=bool), stage=stage, basis=basis, ri=ri, rules=rules, rh=rh, has_rh=has_rh
-    )
+        f, games, np.ones(size, dtype=bool), stage=stage, basis=basis, ri=ri, rules=rules, rh=rh, has_rh=has_rh,
+        search=search,
+    )  # fmt: skip
     sonder = f.established & has_rh & (rh - f.rating > rules.sonder_margin)
     we_basis = basis
     if sonder.any():
@@ -190,17 +198,22 @@ def evaluate_tournaments(
         anchors = list(anchors)
         for k, value in zip(np.flatnonzero(sonder).tolist(), rh[sonder].tolist(), strict=True):
             anchors[k] = value
-        ri.update(_joint_iteration(f, games, {t: group for t, group in groups.items() if redo[t]}, anchors))
+        ri.update(_joint_iteration(f, games, {t: group for t, group in groups.items() if redo[t]}, anchors, kernel))
         first = _first_ratings(ri, rules)
         before, basis = basis, _basis(f, first)
         # Only newcomers' ratings moved: a performance against none of them stands.
         moved = basis != before
         against_moved = np.bincount(owner[moved[opponent]], minlength=size) > 0
         again = redo[f.home] & ~sonder & (~f.established | against_moved)
-        _performances(f, games, again, stage=stage, basis=basis, ri=ri, rules=rules, rh=rh, has_rh=has_rh)
+        _performances(
+            f, games, again, stage=stage, basis=basis, ri=ri, rules=rules, rh=rh, has_rh=has_rh, search=search
+        )
         # We counts an Ausnahmespieler with his Rh (spec §9.6, §9.8)
         we_basis = np.where(sonder, rh, basis)
-    return _conclude(f, rules, games, stage=stage, first=first, we_basis=we_basis, rh=rh, has_rh=has_rh, sonder=sonder)
+    sums = expected_sums if kernel is None else kernel.expected_sums
+    return _conclude(
+        f, rules, games, stage=stage, first=first, we_basis=we_basis, rh=rh, has_rh=has_rh, sonder=sonder, sums=sums
+    )
 
 
 def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> _Field:
@@ -348,12 +361,12 @@ def _by_tournament(f: _Field, newcomers: list[int]) -> dict[int, list[int]]:
 
 
 def _joint_iteration(
-    f: _Field, games: _Games, groups: dict[int, list[int]], anchors: list[int | None]
+    f: _Field, games: _Games, groups: dict[int, list[int]], anchors: list[int | None], kernel: Kernel | None
 ) -> dict[int, float]:
     """spec §9.4: the ratings of all first- and second-stage players of a tournament, solved
     together, with established opponents at their anchors (R0, or Rh for an Ausnahmespieler,
     §9.6); each tournament's newcomers (``groups``) form one system."""
-    ri: dict[int, float] = {}
+    systems: list[list[JointEquation]] = []
     for newcomers in groups.values():
         unknown = {k: a for a, k in enumerate(newcomers)}
         equations = []
@@ -364,7 +377,11 @@ def _joint_iteration(
             fixed += [r for r, _ in leftover]
             coupled = tuple(unknown[j] for j in opponents if anchors[j] is None)
             equations.append(JointEquation(tuple(fixed), coupled, float(games.w[k]) + sum(s for _, s in leftover)))
-        ri.update(zip(newcomers, solve_jointly(equations), strict=True))
+        systems.append(equations)
+    solutions = [solve_jointly(equations) for equations in systems] if kernel is None else kernel.solve_jointly(systems)
+    ri: dict[int, float] = {}
+    for newcomers, solution in zip(groups.values(), solutions, strict=True):
+        ri.update(zip(newcomers, solution, strict=True))
     return ri
 
 
@@ -393,6 +410,7 @@ def _performances(
     rules: RuleSet,
     rh: Ints,
     has_rh: Flags,
+    search: Callable[[Ints, Ints, Floats, Ints, Ints], Ints],
 ) -> None:
     """spec §9.5, §13.3, §13.4: Rh over this tournament's rated games, for the players in
     ``which``, into ``rh`` where ``has_rh``."""
@@ -408,7 +426,7 @@ def _performances(
     # in performances every established opponent counts with his R0 (spec §9.5, §13.2).
     partial = np.flatnonzero(chosen & (w < n))
     if partial.size:
-        rh[partial] = rounded_performances(games.owner, basis[games.opponent], w, n, partial)
+        rh[partial] = search(games.owner, basis[games.opponent], w, n, partial)
         has_rh[partial] = True
     for k in np.flatnonzero(chosen & (w >= n)).tolist():
         opponents: list[int] = basis[games.opponent[games.owner == k]].tolist()
@@ -431,6 +449,7 @@ def _conclude(
     rh: Ints,
     has_rh: Flags,
     sonder: Flags,
+    sums: Callable[[Ints, Ints, Ints, int], Floats],
 ) -> list[TournamentEvaluation]:
     """The report rows and the states after each tournament (spec §9.7-9.9). ``we_basis``: every
     player's rating as an opponent's We counts it (§9.8): R0, Rh of an Ausnahmespieler (§9.6),
@@ -455,7 +474,7 @@ def _conclude(
     evaluated = np.flatnonzero(live)
     if evaluated.size:
         mine = live[games.owner]
-        expected = expected_sums(f.rating, we_basis[games.opponent[mine]], games.owner[mine], size)[evaluated]
+        expected = sums(f.rating, we_basis[games.opponent[mine]], games.owner[mine], size)[evaluated]
         played = w[evaluated]
         own = f.rating[evaluated]
         own_index = index[evaluated]

@@ -19,7 +19,9 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from zdb.config import settings
 from zdb.db import database_key, unit_of_work
+from zdb.rating.kernel import use_compiled
 from zdb.ratings.recalculation import live_progress
 from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
 from zdb.ratings.recalculation.state import write_aside
@@ -114,6 +116,7 @@ def run_recalculation(
     hears (done, total) as tournaments are evaluated."""
     progress = _ProgressWriter(engine, report)
     began = datetime.now(UTC)
+    use_compiled(settings().compiled_kernel)
     # A run allocates millions of small objects and frees them in bulk at the end; the cyclic
     # collector's scans over that heap would cost more than the run (none of it forms cycles).
     collecting = gc.isenabled()
