@@ -41,7 +41,7 @@ def store(
     writes.authorize(caller, upload.federation)
     answer = writes.store(
         request, session, caller, key=key, digest=_digest(upload, tournament_id),
-        make=lambda: upload.intake(session, create=True, tournament_id=tournament_id),
+        make=lambda: upload.intake(session, create=True, caller=caller, tournament_id=tournament_id),
         correction=tournament_id is not None,
     )  # fmt: skip
     return int(answer.body["id"])

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
 
 from zdb.api import referee_writes as writes
 from zdb.api.dependencies import Caller, RequestSession, TournamentId
@@ -26,7 +27,7 @@ from zdb.api.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.errors import ValidationError, ValidationProblem
-from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf, preview
+from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf, preview
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
 from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
 
@@ -193,6 +194,15 @@ _CREATED: dict[int | str, dict[str, Any]] = {
 
 
 Meta = Annotated[TrfMeta, Depends(_trf_meta)]
+
+
+def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOut:
+    """The preview's answer, recorded in the audit log."""
+    answer = preview(session, intake)
+    writes.record_preview(session, caller, intake)
+    return answer
+
+
 _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; the recalculation follows."}}
 
 
@@ -211,7 +221,7 @@ def submit_json(
     read = _readable(caller, body)
     stored = writes.store(
         request, session, caller, key=key, digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True), correction=False,
+        make=lambda: intake_json(session, read, create=True, caller=caller), correction=False,
     )  # fmt: skip
     return _answer(stored)
 
@@ -232,7 +242,7 @@ def submit_trf(
     writes.authorize(caller, meta.federation)
     stored = writes.store(
         request, session, caller, key=key, digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True), correction=False,
+        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller), correction=False,
     )  # fmt: skip
     return _answer(stored)
 
@@ -247,7 +257,7 @@ def submit_trf(
     openapi_extra=_JSON_BODY,
 )
 def preview_json(*, session: RequestSession, caller: Writer, body: JsonBody) -> PreviewOut:
-    return preview(session, intake_json(session, _readable(caller, body), create=False))
+    return _previewed(session, caller, intake_json(session, _readable(caller, body), create=False, caller=caller))
 
 
 @router.post(
@@ -263,7 +273,9 @@ def preview_correction_json(
     *, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: JsonBody
 ) -> PreviewOut:
     read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
-    return preview(session, intake_json(session, read, create=False, tournament_id=tournament_id))
+    return _previewed(
+        session, caller, intake_json(session, read, create=False, caller=caller, tournament_id=tournament_id)
+    )
 
 
 @router.post(
@@ -276,7 +288,7 @@ def preview_correction_json(
 )
 def preview_trf(*, session: RequestSession, caller: Writer, meta: Meta, data: RawBody) -> PreviewOut:
     writes.authorize(caller, meta.federation)
-    return preview(session, intake_trf(session, _nonempty(data), meta, create=False))
+    return _previewed(session, caller, intake_trf(session, _nonempty(data), meta, create=False, caller=caller))
 
 
 @router.post(
@@ -292,7 +304,8 @@ def preview_correction_trf(
 ) -> PreviewOut:
     writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
     writes.authorize(caller, meta.federation)
-    return preview(session, intake_trf(session, _nonempty(data), meta, create=False, tournament_id=tournament_id))
+    intake = intake_trf(session, _nonempty(data), meta, create=False, caller=caller, tournament_id=tournament_id)
+    return _previewed(session, caller, intake)
 
 
 @router.put(
@@ -310,7 +323,8 @@ def correct_json(
     read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
     stored = writes.store(
         request, session, caller, key=key, digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, tournament_id=tournament_id), correction=True,
+        make=lambda: intake_json(session, read, create=True, caller=caller, tournament_id=tournament_id),
+        correction=True,
     )  # fmt: skip
     return _answer(stored)
 
@@ -331,7 +345,9 @@ def correct_trf(
     writes.authorize(caller, meta.federation)
     stored = writes.store(
         request, session, caller, key=key, digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, tournament_id=tournament_id),
+        make=lambda: intake_trf(
+            session, _nonempty(data), meta, create=True, caller=caller, tournament_id=tournament_id
+        ),
         correction=True,
     )  # fmt: skip
     return _answer(stored)

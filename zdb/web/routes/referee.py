@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.responses import Response
 
 from zdb.api.dependencies import RequestSession, TournamentId
+from zdb.api.referee_writes import record_preview
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
@@ -142,8 +143,9 @@ def upload(
                 if correction is not None:
                     referee_writes.authorize(caller, referee_writes.stored_federation(session, correction))
                 referee_writes.authorize(caller, read.federation)
-                intake = read.intake(session, create=False, tournament_id=correction)
+                intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
                 context["preview"] = preview(session, intake)
+                record_preview(session, caller, intake)
                 context["warnings"] = intake.warnings
     except ValidationError as error:
         context["problems"] = error.problems
