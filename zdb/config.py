@@ -71,6 +71,8 @@ class Settings:
     behind_tls: bool = False
     #: "json": one JSON object a log line, with the request's id (zdb.api.request_log); "text": as configured
     log_format: str = "text"
+    #: a referee's sign-in on the pages lasts this long (a working day); then he signs in again
+    web_session_hours: float = 10.0
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -104,6 +106,7 @@ class Settings:
             rate_limit_failed_auth=env.get("ZDB_RATE_LIMIT_FAILED_AUTH", "10/minute"),
             behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
             log_format=env.get("ZDB_LOG_FORMAT", "text").strip().lower(),
+            web_session_hours=float(env.get("ZDB_WEB_SESSION_HOURS", "10")),
             home=home,
         )
 

@@ -2,6 +2,7 @@
 
 from zdb.api.idempotency_models import IdempotencyKey
 from zdb.auth.models import ApiToken, AuditEntry
+from zdb.auth.web_sessions import WebSession
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
@@ -27,4 +28,5 @@ __all__ = [
     "StartRatingRow",
     "TournamentRecord",
     "TournamentVersion",
+    "WebSession",
 ]
