@@ -33,7 +33,13 @@ def create_app(config: Settings) -> Celery:
                 "task": "zdb.sweep",
                 "schedule": config.sweep_seconds,
                 "options": {"expires": config.sweep_seconds},
-            }
+            },
+            # Expired idempotency keys of every token (a token's own go with its next keyed write).
+            "zdb-forget-idempotency-keys": {
+                "task": "zdb.forget-idempotency-keys",
+                "schedule": 3600.0,
+                "options": {"expires": 3600.0},
+            },
         },
         # beat's own bookkeeping; nothing of value: losing it only restarts the schedule
         beat_schedule_filename=str(config.home / "celerybeat-schedule"),

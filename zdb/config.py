@@ -73,6 +73,9 @@ class Settings:
     log_format: str = "text"
     #: a referee's sign-in on the pages lasts this long (a working day); then he signs in again
     web_session_hours: float = 10.0
+    #: an Idempotency-Key is remembered this long (``zdb.api.idempotency``): a retry within it is
+    #: answered with the first answer; after it, the key is forgotten and a request under it is new
+    idempotency_key_hours: float = 24.0
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -107,6 +110,7 @@ class Settings:
             behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
             log_format=env.get("ZDB_LOG_FORMAT", "text").strip().lower(),
             web_session_hours=float(env.get("ZDB_WEB_SESSION_HOURS", "10")),
+            idempotency_key_hours=float(env.get("ZDB_IDEMPOTENCY_KEY_HOURS", "24")),
             home=home,
         )
 

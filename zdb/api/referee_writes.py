@@ -9,6 +9,7 @@ Nothing here commits: the request's unit of work does, and then asks for the rec
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from sqlalchemy.orm import Session
 from starlette.requests import Request
@@ -65,7 +66,8 @@ def store(
     """Take in, store, record, remember the answer under the idempotency key; a retry with the
     same key gets the first answer and stores nothing."""
     if key is not None:
-        first = claim(session, caller, key, digest)
+        window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
+        first = claim(session, caller, key, digest, window=window)
         if first is not None:
             return first
     intake = make()
