@@ -64,8 +64,8 @@ def test_a_session_ends_when_it_expires_or_its_token_is_revoked(fresh: World) ->
         revoke_token(session, str(_token_id(fresh, "admin")))
     assert expiring.get("/referee").status_code == 303
     assert revoked.get("/referee").status_code == 303
-    # The next sign-in deletes the expired session (the revoked token's goes with its token's rows
-    # only when the token is deleted; it opens nothing meanwhile).
+    # The next sign-in deletes the expired session; the revoked token's stays until it expires
+    # (it opens nothing meanwhile), and the new one is added: two rows again.
     assert _sessions(fresh) == 2
     _signed_in(fresh, "referee_d")
     assert _sessions(fresh) == 2
