@@ -13,6 +13,7 @@ database that each drill clones.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -43,7 +44,10 @@ from zdb.ratings.models import RecalcState
 from zdb.ratings.recalc import LOCK_KEY
 from zdb.tournaments.models import TournamentRecord
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="the drills stop a Redis of their own"),
+]
 
 #: club round robins the template's time line holds, waiting for their first evaluation
 _BACKLOG = 400
