@@ -1,9 +1,15 @@
 """The Celery app: Redis broker, late acknowledgement, one task at a time per worker process,
 and a beat schedule for the sweeper.
 
-A recalculation task is acknowledged only when it has finished (``acks_late``); if the worker
-dies meanwhile, Redis hands the message out again after the visibility timeout, which is set
-above the longest run we allow (``task_time_limit``).
+A task is acknowledged only when it has finished (``acks_late``). If the worker's pool process
+dies meanwhile, the message is given back at once (``task_reject_on_worker_lost``); if the whole
+worker dies (killed, its machine lost), Redis hands the unacknowledged message out again after
+the visibility timeout (``Settings.broker_visibility_timeout``, 10 minutes by default; a worker
+looks for such messages every 10 seconds). The timeout is below the longest run
+(``task_time_limit``) on purpose: a second delivery of a run still going finds the
+recalculation lock taken and ends at once, which costs nothing. A recalculation does not wait
+for it anyway: while the time line is dirty the beat's sweep requests one every
+``sweep_seconds``; the timeout bounds how long any other message of a dead worker waits.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ def create_app(config: Settings) -> Celery:
         task_ignore_result=True,
         worker_prefetch_multiplier=1,
         task_time_limit=config.recalc_time_limit,
-        broker_transport_options={"visibility_timeout": config.recalc_time_limit + 600},
+        broker_transport_options={"visibility_timeout": config.broker_visibility_timeout},
         broker_connection_retry_on_startup=True,
         task_default_queue="zdb",
         # A sweep that waited longer than the next one is dropped: with no worker up, the queue
@@ -33,7 +39,13 @@ def create_app(config: Settings) -> Celery:
                 "task": "zdb.sweep",
                 "schedule": config.sweep_seconds,
                 "options": {"expires": config.sweep_seconds},
-            }
+            },
+            # Expired idempotency keys of every token (a token's own go with its next keyed write).
+            "zdb-forget-idempotency-keys": {
+                "task": "zdb.forget-idempotency-keys",
+                "schedule": 3600.0,
+                "options": {"expires": 3600.0},
+            },
         },
         # beat's own bookkeeping; nothing of value: losing it only restarts the schedule
         beat_schedule_filename=str(config.home / "celerybeat-schedule"),

@@ -9,11 +9,15 @@ before it starts, so a thousand submissions during a long run need one message a
 thousand. A mark in Redis says that one waits; the task clears it as it starts (a change
 committed after that sends the next one), and it expires by itself, so a message the broker
 lost is sent again.
+
+``zdb.forget-idempotency-keys`` (Celery beat, hourly) deletes the idempotency keys older than
+their window (``Settings.idempotency_key_hours``) of every token.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -23,11 +27,12 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from workers.celery_app import app
 from zdb.config import settings
-from zdb.db import engine_for
+from zdb.db import engine_for, unit_of_work
+from zdb.endpoints.idempotency import forget_expired_keys
 from zdb.ratings.recalculation.runner import run_recalculation
 from zdb.ratings.recalculation.state import is_dirty
 
-__all__ = ["TRANSIENT_ERRORS", "dispatch", "recalculate", "request", "sweep"]
+__all__ = ["TRANSIENT_ERRORS", "dispatch", "forget_idempotency_keys", "recalculate", "request", "sweep"]
 
 _log = logging.getLogger(__name__)
 
@@ -70,6 +75,14 @@ def sweep() -> bool:
     # Expires with the next sweep: a sweep's message that waited that long behind a run is
     # dropped (the next sweep sends a fresh one if still needed).
     return request(app, expires=settings().sweep_seconds)
+
+
+@app.task(name="zdb.forget-idempotency-keys", ignore_result=True)
+def forget_idempotency_keys() -> int:
+    """Delete every token's expired idempotency keys; how many (idempotent: a second run finds none)."""
+    config = settings()
+    with unit_of_work(engine_for(config.database_url)) as session:
+        return forget_expired_keys(session, timedelta(hours=config.idempotency_key_hours))
 
 
 def request(celery: Celery, **options: Any) -> bool:

@@ -42,10 +42,14 @@ def embedded_database_url(home: Path) -> str:
 class Settings:
     database_url: str = field(default_factory=lambda: embedded_database_url(zdb_home()))
     broker_url: str | None = None
-    #: a run of the recalculation never takes longer than this (Celery visibility timeout > it)
+    #: a run of the recalculation never takes longer than this (Celery task_time_limit)
     recalc_time_limit: int = 3600
     #: the sweeper re-dispatches a recalculation this often while the dirty position is set
     sweep_seconds: float = 30.0
+    #: a message taken by a worker that died unacknowledged is delivered again after this many
+    #: seconds (Redis's visibility timeout); shorter than a long run on purpose: a second delivery
+    #: of a running recalculation finds the recalculation lock taken and ends at once
+    broker_visibility_timeout: int = 600
     #: connections of each serving process's pool for the hot reads (PostgreSQL only)
     read_pool_size: int = 10
     #: the largest body of a tournament submission, preview or correction (JSON, TRF, SWT), in bytes
@@ -74,6 +78,11 @@ class Settings:
     #: the recalculation evaluates with the compiled kernel (zdb.rating.kernel) when numba is
     #: installed; ZDB_COMPILED_KERNEL=off takes the array path (the same figures, slower)
     compiled_kernel: bool = True
+    #: a referee's sign-in on the pages lasts this long (a working day); then he signs in again
+    web_session_hours: float = 10.0
+    #: an Idempotency-Key is remembered this long (``zdb.endpoints.idempotency``): a retry within it is
+    #: answered with the first answer; after it, the key is forgotten and a request under it is new
+    idempotency_key_hours: float = 24.0
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -95,6 +104,7 @@ class Settings:
             broker_url=env.get("ZDB_BROKER_URL") or None,
             recalc_time_limit=int(env.get("ZDB_RECALC_TIME_LIMIT", "3600")),
             sweep_seconds=float(env.get("ZDB_SWEEP_SECONDS", "30")),
+            broker_visibility_timeout=int(env.get("ZDB_BROKER_VISIBILITY_TIMEOUT", "600")),
             read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
             max_upload_bytes=int(env.get("ZDB_MAX_UPLOAD_BYTES", str(16 * 1024 * 1024))),
             max_small_body_bytes=int(env.get("ZDB_MAX_SMALL_BODY_BYTES", str(64 * 1024))),
@@ -108,6 +118,8 @@ class Settings:
             behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
             log_format=env.get("ZDB_LOG_FORMAT", "text").strip().lower(),
             compiled_kernel=env.get("ZDB_COMPILED_KERNEL", "on").strip().lower() not in ("off", "0", "false", "no"),
+            web_session_hours=float(env.get("ZDB_WEB_SESSION_HOURS", "10")),
+            idempotency_key_hours=float(env.get("ZDB_IDEMPOTENCY_KEY_HOURS", "24")),
             home=home,
         )
 

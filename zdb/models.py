@@ -1,6 +1,7 @@
 """Every table, imported in one place so that Alembic sees the whole metadata."""
 
 from zdb.auth.models import ApiToken, AuditEntry
+from zdb.auth.web_sessions import WebSession
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
@@ -27,4 +28,5 @@ __all__ = [
     "StartRatingRow",
     "TournamentRecord",
     "TournamentVersion",
+    "WebSession",
 ]

@@ -173,7 +173,8 @@ def test_preview_is_the_evaluation_and_stores_nothing(fresh: World) -> None:
     answer = fresh.client.post("/api/v1/tournaments/preview", json=_body(fresh), headers=_headers(fresh, "referee_c"))
     assert answer.status_code == 200, answer.text
     preview = answer.json()
-    assert _counts(fresh.url) == before
+    # Nothing but the audit log's record of the preview.
+    assert _counts(fresh.url) == {**before, "audit_log": before["audit_log"] + 1}
     assert preview["rows"][3]["pkz"] is None  # the newcomer is not created
     assert [r["name"] for r in preview["rows"]][3] == "Nina Neumann"
 
@@ -242,7 +243,10 @@ def test_role_boundaries(fresh: World) -> None:
     assert _post(fresh, body, None).status_code == 401
     assert _post(fresh, body, "club_c0327").status_code == 403
     assert _post(fresh, body, "referee_d").status_code == 403
-    assert _post(fresh, {**body, "federation": "D"}, "referee_d").status_code == 201
+    # Region D's referee names the newcomer without a club of region C (his club would be outside D).
+    newcomer = {k: v for k, v in body["players"][3].items() if k != "club"}
+    theirs = {**body, "federation": "D", "players": [*body["players"][:3], newcomer]}
+    assert _post(fresh, theirs, "referee_d").status_code == 201
     tid = _post(fresh, body, "referee_c").json()["id"]
     other = fresh.client.put(f"/api/v1/tournaments/{tid}", json=body, headers=_headers(fresh, "referee_d"))
     assert other.status_code == 403
@@ -484,7 +488,7 @@ def test_trf_preview_and_roles(fresh: World) -> None:
     )
     assert preview.status_code == 200, preview.text
     assert len(preview.json()["rows"]) == 4
-    assert _counts(fresh.url) == before
+    assert _counts(fresh.url) == {**before, "audit_log": before["audit_log"] + 1}  # the preview's record
     assert _post_trf(fresh, text, "referee_d").status_code == 403
     assert _post_trf(fresh, text, "club_c0327").status_code == 403
     assert _post_trf(fresh, b"   \n").status_code == 422

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -83,6 +84,9 @@ def test_idempotency_key_length(fresh: World) -> None:
     assert answer.json()["errors"][0]["place"] == "header.Idempotency-Key"
 
 
+DAY = timedelta(days=1)
+
+
 def test_concurrent_twins_get_one_answer(fresh: World) -> None:
     """The second of two concurrent requests under one key waits for the first and gets its answer."""
     if not fresh.url.startswith("postgresql"):
@@ -94,11 +98,11 @@ def test_concurrent_twins_get_one_answer(fresh: World) -> None:
 
     def twin() -> None:
         with unit_of_work(engine) as session:
-            answers.append(claim(session, caller, "twin", "digest"))
+            answers.append(claim(session, caller, "twin", "digest", window=DAY))
 
     first = StoredAnswer(201, {"id": 42}, "/api/v1/tournaments/42")
     with unit_of_work(engine) as session:
-        assert claim(session, caller, "twin", "digest") is None
+        assert claim(session, caller, "twin", "digest", window=DAY) is None
         thread = threading.Thread(target=twin)
         thread.start()
         time.sleep(0.3)  # the twin now waits on the key's row

@@ -118,9 +118,18 @@ def test_performances_in_bulk_equal_solving_and_rounding(cases: list[tuple[list[
 def test_a_player_without_rated_games_is_left_to_the_exact_path() -> None:
     owner = np.array([0, 0], dtype=np.int64)
     _, found = performance_search_loop(
-        owner, np.array([1500, 1600]), np.array([1.0, 0.5]), np.array([2, 1]), np.array([1, 0]),
-        np.zeros(2), np.zeros(2 * TABLE_LIMIT + 1), TABLE_LIMIT, 80000.0, 1e-7, 8,
-    )  # fmt: skip
+        owner,
+        np.array([1500, 1600]),
+        np.array([1.0, 0.5]),
+        np.array([2, 1]),
+        np.array([1, 0]),
+        np.zeros(2),
+        np.zeros(2 * TABLE_LIMIT + 1),
+        TABLE_LIMIT,
+        80000.0,
+        1e-7,
+        8,
+    )
     assert found.tolist() == [False, False]  # player 1 has no entry; the empty table finds no root
 
 
@@ -198,9 +207,12 @@ JOINT_SYSTEMS = [
     [JointEquation((0, 0, 0, 6000), (), 3.5)],  # saturated: Newton leaves the bracket
     [JointEquation((0, 0, 0, 60000), (), 3.5)],  # no slope at all: 400 points a step
     [JointEquation((300.0, 2700.0), (1,), 1.0), JointEquation((1500.0,), (0,) * 6, 3.0)],  # rows swapped
-    [JointEquation((1000, 1200, 1500.5), (1, 2), 2.5), JointEquation((1400,), (0,), 1.0),
-     JointEquation((1800, 1300), (0,), 1.5)],
-]  # fmt: skip
+    [
+        JointEquation((1000, 1200, 1500.5), (1, 2), 2.5),
+        JointEquation((1400,), (0,), 1.0),
+        JointEquation((1800, 1300), (0,), 1.5),
+    ],
+]
 
 
 def test_joint_systems_are_solved_to_the_same_doubles(kernel: Kernel) -> None:

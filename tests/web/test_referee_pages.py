@@ -141,7 +141,13 @@ def test_correct_and_withdraw(fresh: World) -> None:
         actions = session.execute(
             select(AuditEntry.action).where(AuditEntry.target == f"tournament {tid}").order_by(AuditEntry.id)
         ).all()
-    assert [a for (a,) in actions] == ["tournament.submit", "tournament.correct", "tournament.withdraw"]
+    # The correction's preview is audited too, as through the API.
+    assert [a for (a,) in actions] == [
+        "tournament.submit",
+        "tournament.preview",
+        "tournament.correct",
+        "tournament.withdraw",
+    ]
 
 
 def test_scope_json_and_foreign_forms(fresh: World) -> None:

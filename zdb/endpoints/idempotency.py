@@ -7,6 +7,13 @@ query, body) and the first answer; it is stored in the request's own transaction
 request (4xx, rolled back) leaves no key and may be retried as it is. The key is taken before
 the work is done, so two concurrent twins store the tournament once. The same key with another
 request is a conflict (409): the client reused a key by mistake.
+
+Keys expire: a key is remembered for a window (``Settings.idempotency_key_hours``, 24 hours by
+default: far longer than any retry of an upload, as long as the usual HTTP APIs keep theirs).
+After it the key is forgotten, whether or not its row was deleted yet: a request under it is
+a new request. The rows are deleted by the token's next keyed write (its own rows only, so
+that writers of different tokens never wait on each other's deletions) and, for every token,
+by the worker's beat (``forget_expired_keys``).
 """
 
 from __future__ import annotations
@@ -14,8 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -23,7 +32,15 @@ from zdb.auth.principal import Principal
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.errors import ConflictError, ValidationError, ValidationProblem
 
-__all__ = ["MAX_KEY_LENGTH", "StoredAnswer", "claim", "recall", "remember", "request_hash"]
+__all__ = [
+    "MAX_KEY_LENGTH",
+    "StoredAnswer",
+    "claim",
+    "forget_expired_keys",
+    "recall",
+    "remember",
+    "request_hash",
+]
 
 MAX_KEY_LENGTH = 200
 
@@ -55,7 +72,7 @@ def _check(key: str) -> None:
 
 def recall(session: Session, principal: Principal, key: str, digest: str) -> StoredAnswer | None:
     """The first answer given under ``key``; None for a new key. Another request under the
-    same key is refused (409)."""
+    same key is refused (409). Call ``forget_expired_keys`` first: an expired row is no answer."""
     _check(key)
     assert principal.token_id is not None  # writes need a token
     row = session.get(IdempotencyKey, (principal.token_id, key))
@@ -66,13 +83,25 @@ def recall(session: Session, principal: Principal, key: str, digest: str) -> Sto
     return StoredAnswer(row.status, row.body, row.location)
 
 
-def claim(session: Session, principal: Principal, key: str, digest: str) -> StoredAnswer | None:
-    """The first answer under ``key``, or None after taking the key for this request.
+def forget_expired_keys(session: Session, window: timedelta, *, token_id: int | None = None) -> int:
+    """Delete the keys older than ``window`` (of one token, or of all); how many were deleted."""
+    statement = delete(IdempotencyKey).where(IdempotencyKey.created_at < datetime.now(UTC) - window)
+    if token_id is not None:
+        statement = statement.where(IdempotencyKey.token_id == token_id)
+    deleted = session.execute(statement, execution_options={"synchronize_session": False})
+    return int(getattr(deleted, "rowcount", 0) or 0)
+
+
+def claim(session: Session, principal: Principal, key: str, digest: str, *, window: timedelta) -> StoredAnswer | None:
+    """The first answer under ``key`` within ``window``, or None after taking the key for this
+    request (the token's expired keys are deleted first).
 
     The key's row is written before the work is done, so that a concurrent twin of this request
     waits on it (PostgreSQL's unique index) until this one commits, and is then answered with
     this one's answer instead of storing the tournament again. SQLite serialises writers anyway.
     """
+    _check(key)
+    forget_expired_keys(session, window, token_id=principal.token_id)
     first = recall(session, principal, key, digest)
     if first is not None:
         return first

@@ -29,4 +29,4 @@ class IdempotencyKey(Base):
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     location: Mapped[str | None] = mapped_column(String(200))
     tournament_id: Mapped[int | None]
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), index=True)

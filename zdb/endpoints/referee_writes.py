@@ -9,6 +9,7 @@ Nothing here commits: the request's unit of work does, and then asks for the rec
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from sqlalchemy.orm import Session
 from starlette.requests import Request
@@ -23,7 +24,7 @@ from zdb.tournaments.models import TournamentRecord, TournamentVersion
 from zdb.tournaments.service import submit_tournaments, withdraw_tournament
 from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut, WarningOut
 
-__all__ = ["authorize", "store", "stored_federation", "withdraw", "writer_name"]
+__all__ = ["authorize", "record_preview", "store", "stored_federation", "withdraw", "writer_name"]
 
 
 def authorize(caller: Principal, federation: str | None) -> None:
@@ -65,7 +66,8 @@ def store(
     """Take in, store, record, remember the answer under the idempotency key; a retry with the
     same key gets the first answer and stores nothing."""
     if key is not None:
-        first = claim(session, caller, key, digest)
+        window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
+        first = claim(session, caller, key, digest, window=window)
         if first is not None:
             return first
     intake = make()
@@ -106,6 +108,28 @@ def store(
     if key is not None:
         remember(session, caller, key, answer, tournament_id=tournament_id)
     return answer
+
+
+def record_preview(session: Session, caller: Principal, intake: Intake) -> None:
+    """A preview is a read of other people's ratings: it is audited like a write, with the
+    persons it matched, so that the rating office can see who looked up whom. Only a preview
+    that was answered is recorded; a refused one rolls back with its request and showed the
+    file's problems alone."""
+    submission = intake.submission
+    target = "tournament (new)" if submission.tournament_id is None else f"tournament {submission.tournament_id}"
+    matched = [p.pkz for p, new in zip(submission.players, intake.created, strict=True) if p.pkz > 0 and not new]
+    record_write(
+        session,
+        caller,
+        "tournament.preview",
+        target,
+        {
+            "acronym": submission.acronym,
+            "federation": submission.federation_prefix,
+            "players": len(submission.players),
+            "matched_players": matched,
+        },
+    )
 
 
 def withdraw(session: Session, caller: Principal, tournament_id: int) -> None:

@@ -9,6 +9,12 @@ created from name, birth date, sex and club (a membership is added), under a loc
 concurrent creators take turns and look again: one new person is created once. Two players fitting name +
 birth date is an ambiguity the referee must resolve: it is reported with the candidates,
 never guessed. Flushes, never commits; with ``create=False`` (the preview) nothing is written.
+
+Scopes: matching runs for a caller. A full birth date is non-public, so it only tells apart the
+records whose birth date the caller may read (``Principal.sees_private``); any other record is
+compared by name and birth year alone, so that whether a tried date fits can never be learned
+from the answer (a preview would otherwise be a birth-date oracle). A newcomer is created only
+in a club inside the caller's scope.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from datetime import date
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from zdb.auth.principal import Principal
 from zdb.common.names import fold_name
 from zdb.errors import ValidationProblem
 from zdb.federations.models import Club
@@ -59,32 +66,59 @@ class MatchOutcome:
     pkz: tuple[int | None, ...]
     created: tuple[bool, ...]
     problems: tuple[ValidationProblem, ...]
+    warnings: tuple[ValidationProblem, ...] = ()
 
 
 def _name(surname: str, given_name: str) -> str:
     return f"{given_name} {surname}".strip()
 
 
-def _by_name(session: Session, query: PlayerQuery) -> list[Player]:
+def _current_clubs(session: Session, pkzs: Sequence[int]) -> dict[int, list[str]]:
+    rows = session.execute(
+        select(Membership.player_pkz, Membership.club_code).where(
+            Membership.player_pkz.in_(pkzs), Membership.valid_until.is_(None)
+        )
+    )
+    clubs: dict[int, list[str]] = {pkz: [] for pkz in pkzs}
+    for pkz, code in rows:
+        clubs[pkz].append(code)
+    return clubs
+
+
+def _by_name(session: Session, query: PlayerQuery, caller: Principal) -> tuple[list[Player], list[Player]]:
+    """The records fitting name and birth (date where the caller may read it, else year), and
+    among them those whose birth date was not compared because the caller may not read it."""
     assert query.surname is not None
     folded = fold_name(_name(query.surname, query.given_name or ""))
     condition = Player.search_name == folded
-    if query.birth_date is not None:
-        condition &= or_(Player.birth_date == query.birth_date, Player.birth_date.is_(None))
-        condition &= or_(Player.birth_year == query.birth_date.year, Player.birth_year.is_(None))
-    elif query.birth_year is not None:
+    year = query.birth_date.year if query.birth_date is not None else query.birth_year
+    if year is not None:
         # A record whose birth year is unknown fits too: it is the same person more often than
         # a newcomer of the same name (and a duplicate would be rated as unrated).
-        condition &= or_(Player.birth_year == query.birth_year, Player.birth_year.is_(None))
-    return list(session.execute(select(Player).where(condition).order_by(Player.pkz)).scalars())
+        condition &= or_(Player.birth_year == year, Player.birth_year.is_(None))
+    candidates = list(session.execute(select(Player).where(condition).order_by(Player.pkz)).scalars())
+    if query.birth_date is None or not candidates:
+        return candidates, []
+    clubs = _current_clubs(session, [p.pkz for p in candidates])
+    fitting, unseen = [], []
+    for player in candidates:
+        if not caller.sees_private(clubs[player.pkz]):
+            # The date is not compared, whether it fits or not: the answer must not depend on it.
+            fitting.append(player)
+            unseen.append(player)
+        elif player.birth_date is None or player.birth_date == query.birth_date:
+            fitting.append(player)
+    return fitting, unseen
 
 
-def _find(session: Session, query: PlayerQuery) -> tuple[int | None, list[ValidationProblem]]:
-    """The person number of an existing player, None for a newcomer; or problems."""
+def _find(
+    session: Session, query: PlayerQuery, caller: Principal
+) -> tuple[int | None, list[ValidationProblem], list[ValidationProblem]]:
+    """The person number of an existing player, None for a newcomer; problems; warnings."""
     if query.pkz is not None:
         if session.get(Player, query.pkz) is None:
-            return None, [ValidationProblem(f"{query.place}.pkz", f"no player has the person number {query.pkz}")]
-        return query.pkz, []
+            return None, [ValidationProblem(f"{query.place}.pkz", f"no player has the person number {query.pkz}")], []
+        return query.pkz, [], []
     if query.club_code is not None and query.member_no is not None:
         found = session.execute(
             select(Membership.player_pkz).where(
@@ -94,39 +128,66 @@ def _find(session: Session, query: PlayerQuery) -> tuple[int | None, list[Valida
             )
         ).scalar()
         if found is not None:
-            return found, []
+            return found, [], []
     if query.fide_id is not None:
         found = session.execute(select(Player.pkz).where(Player.fide_id == query.fide_id)).scalar()
         if found is not None:
-            return found, []
+            return found, [], []
     if not query.surname:
-        return None, [
-            ValidationProblem(
-                query.place,
-                "the player was not found by the given identification, and no name is given to find or create him",
-            )
-        ]
-    candidates = _by_name(session, query)
+        return (
+            None,
+            [
+                ValidationProblem(
+                    query.place,
+                    "the player was not found by the given identification, and no name is given to find or create him",
+                )
+            ],
+            [],
+        )
+    candidates, unseen = _by_name(session, query, caller)
     if len(candidates) == 1:
-        return candidates[0].pkz, []
+        warnings = []
+        if unseen:
+            warnings.append(
+                ValidationProblem(
+                    query.place,
+                    f"found as {candidates[0].pkz} by name and birth year; his birth date lies outside the token's "
+                    "scope and was not compared: if he is someone else, name the player by person number",
+                )
+            )
+        return candidates[0].pkz, [], warnings
     if len(candidates) > 1:
         listed = "; ".join(f"{p.pkz} {_name(p.surname, p.given_name)} ({p.birth_year or 'born ?'})" for p in candidates)
-        return None, [
-            ValidationProblem(
-                query.place,
-                f"ambiguous: {len(candidates)} players fit {_name(query.surname, query.given_name or '')!r}; "
-                f"name one by pkz: candidates {listed}",
-            )
-        ]
-    return None, []
+        return (
+            None,
+            [
+                ValidationProblem(
+                    query.place,
+                    f"ambiguous: {len(candidates)} players fit {_name(query.surname, query.given_name or '')!r}; "
+                    f"name one by pkz: candidates {listed}",
+                )
+            ],
+            [],
+        )
+    return None, [], []
 
 
-def _newcomer_problems(session: Session, query: PlayerQuery) -> list[ValidationProblem]:
+def _newcomer_problems(session: Session, query: PlayerQuery, caller: Principal) -> list[ValidationProblem]:
     """A newcomer is created from what is given (name; birth date and sex where known, as many
-    tournament files lack them); only a club that does not exist is refused."""
+    tournament files lack them); a club that does not exist is refused, and so is a club outside
+    the caller's scope: a referee makes members of his region's clubs only (a newcomer without
+    a club, a guest from elsewhere, he may create)."""
     problems = []
     if query.club is not None and session.get(Club, query.club) is None:
         problems.append(ValidationProblem(f"{query.place}.club", f"no club has the code {query.club!r}"))
+    elif query.club is not None and not caller.covers(query.club):
+        problems.append(
+            ValidationProblem(
+                f"{query.place}.club",
+                f"a newcomer cannot be made a member of club {query.club!r}: it lies outside the token's scope "
+                f"{caller.scope!r}; name the player by person number, or leave his club to the rating office",
+            )
+        )
     born = query.birth_date.year if query.birth_date is not None else query.birth_year
     if born is not None and not _FIRST_BIRTH_YEAR <= born <= date.today().year:
         problems.append(
@@ -150,21 +211,26 @@ def _new_player(query: PlayerQuery) -> NewPlayer:
     )
 
 
-def match_players(session: Session, queries: Sequence[PlayerQuery], *, create: bool, joined: date) -> MatchOutcome:
-    """Resolve every query; create the newcomers (``create``), their memberships from ``joined``.
+def match_players(
+    session: Session, queries: Sequence[PlayerQuery], *, create: bool, joined: date, caller: Principal
+) -> MatchOutcome:
+    """Resolve every query for ``caller``; create the newcomers (``create``), their memberships
+    from ``joined``.
 
     Nothing is created when any problem was found: the caller refuses the whole submission.
     """
     found: list[int | None] = []
     problems: list[ValidationProblem] = []
+    warnings: list[ValidationProblem] = []
     newcomers: list[int] = []
     holders: dict[tuple[str, int], str] = {}
     for k, query in enumerate(queries):
-        pkz, trouble = _find(session, query)
+        pkz, trouble, told = _find(session, query, caller)
         found.append(pkz)
         problems += trouble
+        warnings += told
         if pkz is None and not trouble:
-            problems += _newcomer_problems(session, query)
+            problems += _newcomer_problems(session, query, caller)
             newcomers.append(k)
             if query.club is not None and query.member_no is not None and query.club_code == query.club:
                 # One current holder of a membership number per club (the memberships' unique index).
@@ -175,23 +241,24 @@ def match_players(session: Session, queries: Sequence[PlayerQuery], *, create: b
                     )
     created = [False] * len(queries)
     if problems or not create or not newcomers:
-        return MatchOutcome(tuple(found), tuple(created), tuple(problems))
+        return MatchOutcome(tuple(found), tuple(created), tuple(problems), tuple(warnings))
     # Concurrent submissions naming the same new person must create him once: creators take
     # turns (the lock is held until the transaction ends), and each looks again for the
     # newcomers once it holds the lock, finding those a submission committed meanwhile.
     hold(session, PERSON_NUMBERS)
     still_new = []
     for k in newcomers:
-        pkz, trouble = _find(session, queries[k])
+        pkz, trouble, told = _find(session, queries[k], caller)
         if trouble:
-            return MatchOutcome(tuple(found), tuple(created), (*problems, *trouble))
+            return MatchOutcome(tuple(found), tuple(created), (*problems, *trouble), tuple(warnings))
+        warnings += told
         if pkz is None:
             still_new.append(k)
         else:
             found[k] = pkz
     newcomers = still_new
     if not newcomers:
-        return MatchOutcome(tuple(found), tuple(created), tuple(problems))
+        return MatchOutcome(tuple(found), tuple(created), tuple(problems), tuple(warnings))
     new = [_new_player(queries[k]) for k in newcomers]
     numbers = create_players(session, new)
     for k, pkz in zip(newcomers, numbers, strict=True):
@@ -202,4 +269,4 @@ def match_players(session: Session, queries: Sequence[PlayerQuery], *, create: b
             member_no = queries[k].member_no if queries[k].club_code == club else None
             session.add(Membership(player_pkz=pkz, club_code=club, member_no=member_no, valid_from=joined))
     session.flush()
-    return MatchOutcome(tuple(found), tuple(created), tuple(problems))
+    return MatchOutcome(tuple(found), tuple(created), tuple(problems), tuple(warnings))

@@ -62,9 +62,18 @@ class Kernel:
         quantiles = _quantiles(points[players], counts[players])
         result: Ints
         result, found = self.search_loop(
-            owner, opponents, points, counts, players, quantiles, _HALF_ARRAY, TABLE_LIMIT, _VARIANCE, _TIE_MARGIN,
+            owner,
+            opponents,
+            points,
+            counts,
+            players,
+            quantiles,
+            _HALF_ARRAY,
+            TABLE_LIMIT,
+            _VARIANCE,
+            _TIE_MARGIN,
             _MAX_MOVES,
-        )  # fmt: skip
+        )
         for a in np.flatnonzero(~found).tolist():
             p = int(players[a])
             result[a] = rounded_performance(opponents[owner == p].tolist(), float(points[p]))
@@ -83,10 +92,15 @@ class Kernel:
         points = [equation.points for equation in equations]
         quantiles = [_NORMAL.inv_cdf(e.points / (len(e.fixed) + len(e.coupled))) for e in equations]
         x, solved = self.joint_loop(
-            np.array(fixed, dtype=float), np.array(fixed_starts, dtype=np.int64), np.array(coupled, dtype=np.int64),
-            np.array(coupled_starts, dtype=np.int64), np.array(points, dtype=float), np.array(quantiles),
-            np.array(group_starts, dtype=np.int64), SOLVE_TOLERANCE,
-        )  # fmt: skip
+            np.array(fixed, dtype=float),
+            np.array(fixed_starts, dtype=np.int64),
+            np.array(coupled, dtype=np.int64),
+            np.array(coupled_starts, dtype=np.int64),
+            np.array(points, dtype=float),
+            np.array(quantiles),
+            np.array(group_starts, dtype=np.int64),
+            SOLVE_TOLERANCE,
+        )
         solutions: list[float] = x.tolist()
         return [
             solutions[a:b] if solved[g] else solve_jointly(systems[g])

@@ -187,9 +187,17 @@ def evaluate_tournaments(
     has_rh = np.zeros(size, dtype=bool)
     search = rounded_performances if kernel is None else kernel.rounded_performances
     _performances(
-        f, games, np.ones(size, dtype=bool), stage=stage, basis=basis, ri=ri, rules=rules, rh=rh, has_rh=has_rh,
+        f,
+        games,
+        np.ones(size, dtype=bool),
+        stage=stage,
+        basis=basis,
+        ri=ri,
+        rules=rules,
+        rh=rh,
+        has_rh=has_rh,
         search=search,
-    )  # fmt: skip
+    )
     sonder = f.established & has_rh & (rh - f.rating > rules.sonder_margin)
     we_basis = basis
     if sonder.any():

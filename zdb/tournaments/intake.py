@@ -19,6 +19,7 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
+from zdb.auth.principal import Principal
 from zdb.common.names import fold_name
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
@@ -310,11 +311,13 @@ def _check(session: Session, draft: _Draft) -> list[ValidationProblem]:
     return problems
 
 
-def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int | None) -> Intake:
+def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int | None, caller: Principal) -> Intake:
     problems = _check(session, draft)
     joined = draft.end_date or date.today()
     entries = [e for e in draft.players if e is not None]
-    matched = match_players(session, [e.query for e in entries], create=create and not problems, joined=joined)
+    matched = match_players(
+        session, [e.query for e in entries], create=create and not problems, joined=joined, caller=caller
+    )
     problems += matched.problems
     outcome = iter(zip(matched.pkz, matched.created, strict=True))
     found = [(None, False) if e is None else next(outcome) for e in draft.players]
@@ -338,7 +341,7 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
         _facts(entry, known.get(pkz)) if entry is not None else None
         for entry, pkz in zip(draft.players, numbers, strict=True)
     ]
-    warnings = [*draft.warnings, *(w for f in facts if f is not None for w in f.warnings)]
+    warnings = [*draft.warnings, *matched.warnings, *(w for f in facts if f is not None for w in f.warnings)]
     if problems:
         raise ValidationError(problems, warnings)
     # Without problems every player was read and matched.
@@ -447,16 +450,23 @@ def _facts(entry: _Entry, person: KnownPerson | None) -> _Facts:
 
 
 def intake_json(
-    session: Session, body: TournamentIn | JsonTournament, *, create: bool, tournament_id: int | None = None
+    session: Session,
+    body: TournamentIn | JsonTournament,
+    *,
+    create: bool,
+    caller: Principal,
+    tournament_id: int | None = None,
 ) -> Intake:
-    """A JSON submission, checked and matched (newcomers created when ``create``); read by
-    ``read_tournament_json``, its schema's problems and the rules' are answered together."""
+    """A JSON submission, checked and matched for ``caller`` (newcomers created when
+    ``create``); read by ``read_tournament_json``, its schema's problems and the rules' are
+    answered together."""
     read = body if isinstance(body, JsonTournament) else JsonTournament(body, list(body.players), list(body.games))
-    return _finish(session, _from_json(read), create=create, tournament_id=tournament_id)
+    return _finish(session, _from_json(read), create=create, tournament_id=tournament_id, caller=caller)
 
 
 def intake_trf(
-    session: Session, data: bytes, meta: TrfMeta, *, create: bool, tournament_id: int | None = None
+    session: Session, data: bytes, meta: TrfMeta, *, create: bool, caller: Principal, tournament_id: int | None = None
 ) -> Intake:
     """A TRF file read by ``zdb.formats.trf``: its errors (with line numbers) and ours in one list."""
-    return _finish(session, _from_trf(read_tournament_file(data), meta), create=create, tournament_id=tournament_id)
+    draft = _from_trf(read_tournament_file(data), meta)
+    return _finish(session, draft, create=create, tournament_id=tournament_id, caller=caller)

@@ -45,7 +45,7 @@ def store(
         caller,
         key=key,
         digest=_digest(upload, tournament_id),
-        make=lambda: upload.intake(session, create=True, tournament_id=tournament_id),
+        make=lambda: upload.intake(session, create=True, caller=caller, tournament_id=tournament_id),
         correction=tournament_id is not None,
     )
     return int(answer.body["id"])

@@ -1,9 +1,11 @@
-"""The referee's sign-in on the pages: his API token, kept in an HttpOnly cookie (never
-readable by scripts, sent to this site only: SameSite=Strict), checked on every request with
-the API's own ``authenticate``; a form posted from another site is refused."""
+"""The referee's sign-in on the pages: his API token is checked once, at sign-in, with the API's
+own ``authenticate``; the browser then keeps only a server-side session's id
+(``zdb.auth.web_sessions``) in an HttpOnly cookie (never readable by scripts, sent to this site
+only: SameSite=Strict), never the token. A form posted from another site is refused."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlparse
 
 from sqlalchemy.orm import Session
@@ -12,24 +14,20 @@ from starlette.responses import Response
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.principal import Principal
-from zdb.auth.service import authenticate
+from zdb.auth.web_sessions import end_session, session_principal, start_session
 
-__all__ = ["TOKEN_COOKIE", "forget_token", "keep_token", "referee", "require_same_origin", "signed_in"]
+__all__ = ["SESSION_COOKIE", "referee", "require_same_origin", "sign_out", "signed_in", "start"]
 
-TOKEN_COOKIE = "zdb_token"
-#: a sign-in lasts a working day
-SIGN_IN_SECONDS = 10 * 3600
+SESSION_COOKIE = "zdb_session"
 
 
 def signed_in(request: Request, session: Session) -> Principal | None:
-    """The caller of the cookie's token; None without one or with one no longer valid."""
-    secret = request.cookies.get(TOKEN_COOKIE)
-    if not secret:
+    """The caller of the cookie's session; None without one, or when it expired, was ended or
+    its token was revoked."""
+    session_id = request.cookies.get(SESSION_COOKIE)
+    if not session_id:
         return None
-    try:
-        return authenticate(session, secret)
-    except AuthenticationError:
-        return None
+    return session_principal(session, session_id)
 
 
 def referee(request: Request, session: Session) -> Principal:
@@ -48,11 +46,15 @@ def require_same_origin(request: Request) -> None:
         raise PermissionDeniedError("this form was sent from another site")
 
 
-def keep_token(request: Request, response: Response, secret: str) -> None:
+def start(request: Request, response: Response, session: Session, caller: Principal) -> None:
+    """A new session for the signed-in caller, its id in the cookie; the cookie and the row
+    expire together (``web_session_hours``)."""
+    lifetime = timedelta(hours=request.app.state.settings.web_session_hours)
+    session_id = start_session(session, caller, lifetime)
     response.set_cookie(
-        TOKEN_COOKIE,
-        secret,
-        max_age=SIGN_IN_SECONDS,
+        SESSION_COOKIE,
+        session_id,
+        max_age=int(lifetime.total_seconds()),
         httponly=True,
         samesite="strict",
         secure=request.url.scheme == "https",
@@ -60,5 +62,10 @@ def keep_token(request: Request, response: Response, secret: str) -> None:
     )
 
 
-def forget_token(response: Response) -> None:
-    response.delete_cookie(TOKEN_COOKIE, path="/", httponly=True, samesite="strict")
+def sign_out(request: Request, response: Response, session: Session) -> None:
+    """The session's row is deleted (its id opens nothing, even if the cookie was copied), and
+    the cookie with it."""
+    session_id = request.cookies.get(SESSION_COOKIE)
+    if session_id:
+        end_session(session, session_id)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")

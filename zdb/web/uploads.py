@@ -13,6 +13,7 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
+from zdb.auth.principal import Principal
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
@@ -44,11 +45,11 @@ class Upload:
     meta: TrfMeta | None
     data: bytes
 
-    def intake(self, session: Session, *, create: bool, tournament_id: int | None = None) -> Intake:
+    def intake(self, session: Session, *, create: bool, caller: Principal, tournament_id: int | None = None) -> Intake:
         if self.body is not None:
-            return intake_json(session, self.body, create=create, tournament_id=tournament_id)
+            return intake_json(session, self.body, create=create, caller=caller, tournament_id=tournament_id)
         assert self.meta is not None
-        return intake_trf(session, self.data, self.meta, create=create, tournament_id=tournament_id)
+        return intake_trf(session, self.data, self.meta, create=create, caller=caller, tournament_id=tournament_id)
 
 
 def _is_json(filename: str, data: bytes) -> bool:

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
 
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
@@ -27,7 +28,7 @@ from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.ratings.preview import preview
-from zdb.tournaments.intake import TrfMeta, intake_json, intake_trf
+from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
 from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
 
@@ -199,6 +200,15 @@ _CREATED: dict[int | str, dict[str, Any]] = {
 
 
 Meta = Annotated[TrfMeta, Depends(_trf_meta)]
+
+
+def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOut:
+    """The preview's answer, recorded in the audit log."""
+    answer = preview(session, intake)
+    writes.record_preview(session, caller, intake)
+    return answer
+
+
 _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; the recalculation follows."}}
 
 
@@ -221,7 +231,7 @@ def submit_json(
         caller,
         key=key,
         digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True),
+        make=lambda: intake_json(session, read, create=True, caller=caller),
         correction=False,
     )
     return _answer(stored)
@@ -252,7 +262,7 @@ def submit_trf(
         caller,
         key=key,
         digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True),
+        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller),
         correction=False,
     )
     return _answer(stored)
@@ -268,7 +278,7 @@ def submit_trf(
     openapi_extra=_JSON_BODY,
 )
 def preview_json(*, session: RequestSession, caller: Writer, body: JsonBody) -> PreviewOut:
-    return preview(session, intake_json(session, _readable(caller, body), create=False))
+    return _previewed(session, caller, intake_json(session, _readable(caller, body), create=False, caller=caller))
 
 
 @router.post(
@@ -284,7 +294,9 @@ def preview_correction_json(
     *, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: JsonBody
 ) -> PreviewOut:
     read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
-    return preview(session, intake_json(session, read, create=False, tournament_id=tournament_id))
+    return _previewed(
+        session, caller, intake_json(session, read, create=False, caller=caller, tournament_id=tournament_id)
+    )
 
 
 @router.post(
@@ -297,7 +309,7 @@ def preview_correction_json(
 )
 def preview_trf(*, session: RequestSession, caller: Writer, meta: Meta, data: RawBody) -> PreviewOut:
     writes.authorize(caller, meta.federation)
-    return preview(session, intake_trf(session, _nonempty(data), meta, create=False))
+    return _previewed(session, caller, intake_trf(session, _nonempty(data), meta, create=False, caller=caller))
 
 
 @router.post(
@@ -313,7 +325,8 @@ def preview_correction_trf(
 ) -> PreviewOut:
     writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
     writes.authorize(caller, meta.federation)
-    return preview(session, intake_trf(session, _nonempty(data), meta, create=False, tournament_id=tournament_id))
+    intake = intake_trf(session, _nonempty(data), meta, create=False, caller=caller, tournament_id=tournament_id)
+    return _previewed(session, caller, intake)
 
 
 @router.put(
@@ -340,7 +353,7 @@ def correct_json(
         caller,
         key=key,
         digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, tournament_id=tournament_id),
+        make=lambda: intake_json(session, read, create=True, caller=caller, tournament_id=tournament_id),
         correction=True,
     )
     return _answer(stored)
@@ -372,7 +385,9 @@ def correct_trf(
         caller,
         key=key,
         digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, tournament_id=tournament_id),
+        make=lambda: intake_trf(
+            session, _nonempty(data), meta, create=True, caller=caller, tournament_id=tournament_id
+        ),
         correction=True,
     )
     return _answer(stored)

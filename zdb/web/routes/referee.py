@@ -22,13 +22,14 @@ from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import RequestSession, TournamentId
+from zdb.endpoints.referee_writes import record_preview
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.preview import preview
 from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.web import referee_forms as referee_writes
-from zdb.web.referee_session import forget_token, keep_token, referee, require_same_origin
+from zdb.web.referee_session import referee, require_same_origin, sign_out, start
 from zdb.web.rendering import render, translate
 from zdb.web.routes.language import local_path
 from zdb.web.routes.router import page_router
@@ -57,26 +58,28 @@ def sign_in(
     request: Request, token: Annotated[str, Form(max_length=500)], next_page: Annotated[str, Form(alias="next")] = "/"
 ) -> Response:
     require_same_origin(request)
+    target = local_path(next_page)
+    response = RedirectResponse("/referee" if target == "/" else target, status_code=303)
     try:
         with unit_of_work(request.app.state.engine) as session:
-            authenticate(session, token.strip()).require("admin", "referee")
+            caller = authenticate(session, token.strip())
+            caller.require("admin", "referee")
+            start(request, response, session, caller)
     except AuthenticationError:
         message = translate(request, "This token is not known or was revoked.")
         return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=401)
     except PermissionDeniedError:
         message = translate(request, "This token is not a referee's token.")
         return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=403)
-    target = local_path(next_page)
-    response = RedirectResponse("/referee" if target == "/" else target, status_code=303)
-    keep_token(request, response, token.strip())
     return response
 
 
 @router.post("/referee/sign-out")
-def sign_out(request: Request) -> RedirectResponse:
+def sign_out_form(request: Request) -> RedirectResponse:
     require_same_origin(request)
     response = RedirectResponse("/", status_code=303)
-    forget_token(response)
+    with unit_of_work(request.app.state.engine) as session:
+        sign_out(request, response, session)
     return response
 
 
@@ -143,8 +146,9 @@ def upload(
                 if correction is not None:
                     referee_writes.authorize(caller, referee_writes.stored_federation(session, correction))
                 referee_writes.authorize(caller, read.federation)
-                intake = read.intake(session, create=False, tournament_id=correction)
+                intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
                 context["preview"] = preview(session, intake)
+                record_preview(session, caller, intake)
                 context["warnings"] = intake.warnings
     except ValidationError as error:
         context["problems"] = error.problems
