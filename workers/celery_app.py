@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from celery import Celery
 
-from zdb.config import Settings, settings
+from zdb.config import WORKER_QUEUE, Settings, settings
 
 __all__ = ["app", "create_app"]
 
@@ -31,7 +31,7 @@ def create_app(config: Settings) -> Celery:
         task_time_limit=config.recalc_time_limit,
         broker_transport_options={"visibility_timeout": config.broker_visibility_timeout},
         broker_connection_retry_on_startup=True,
-        task_default_queue="zdb",
+        task_default_queue=WORKER_QUEUE,
         # A sweep that waited longer than the next one is dropped: with no worker up, the queue
         # holds a handful of sweeps, not one per interval for as long as the outage lasts.
         beat_schedule={

@@ -140,7 +140,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_openapi(app)
     install_web(app)
     install_docs(app, f"{API_PREFIX}/docs", f"{API_PREFIX}/openapi.json")
-    metrics = Metrics(engine)
+    metrics = Metrics(engine, settings.broker_url)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     # Each middleware added wraps the ones before it: a request passes them from the last to
     # the first, before the body is read.

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-__all__ = ["EMBEDDED_DATABASE", "Settings", "embedded_database_url", "settings", "zdb_home"]
+__all__ = ["EMBEDDED_DATABASE", "WORKER_QUEUE", "Settings", "embedded_database_url", "settings", "zdb_home"]
 
 #: the embedded database's file name in the home folder
 EMBEDDED_DATABASE = "zdb.sqlite3"
+#: the worker's queue on the broker (on Redis a list of that name: ``/metrics`` reports its length)
+WORKER_QUEUE = "zdb"
 
 
 def zdb_home(environ: Mapping[str, str] | None = None) -> Path:

@@ -4,12 +4,16 @@ submissions, and the recalculation's last run, in Prometheus' text format."""
 from __future__ import annotations
 
 import re
+import time
 
+import redis
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.api.test_submissions import _body, _headers
 from tests.api.world import World
 from tests.db.scenario import recalc
+from zdb.api.metrics import Metrics
+from zdb.db import engine_for
 
 
 def _samples(world: World) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
@@ -55,3 +59,31 @@ def test_submissions_and_the_recalculation_are_counted(fresh: World) -> None:
     assert _count(after, "zdb_recalculation_last_evaluated") >= 1
     assert ("zdb_recalculation_last_duration_seconds", frozenset()) in after
     assert _count(after, "zdb_recalculation_pending") == 0
+
+
+def test_the_dirty_age_counts_from_the_first_waiting_change(fresh: World) -> None:
+    assert _count(_samples(fresh), "zdb_recalculation_dirty_age_seconds") == 0
+    answer = fresh.client.post("/api/v1/tournaments", json=_body(fresh), headers=_headers(fresh, "referee_c"))
+    assert answer.status_code == 201, answer.text
+    first = _count(_samples(fresh), "zdb_recalculation_dirty_age_seconds")
+    time.sleep(0.05)
+    second = _count(_samples(fresh), "zdb_recalculation_dirty_age_seconds")
+    assert 0 < first < second < 60  # counted from the submission, not from the scrape
+    recalc(fresh.url)
+    assert _count(_samples(fresh), "zdb_recalculation_dirty_age_seconds") == 0
+
+
+def test_the_worker_queue_length_is_read_from_a_redis_broker(fresh: World, redis_url: str) -> None:
+    from zdb.config import WORKER_QUEUE
+
+    broker = redis.Redis.from_url(redis_url)
+    broker.delete(WORKER_QUEUE)
+    broker.rpush(WORKER_QUEUE, "a", "b", "c")
+    try:
+        metrics = Metrics(engine_for(fresh.url), redis_url)
+        families = {f.name: f for f in text_string_to_metric_families(metrics.exposition().decode())}
+        assert families["zdb_broker_queue_length"].samples[0].value == 3
+        unreachable = Metrics(engine_for(fresh.url), "redis://127.0.0.1:1/0")
+        assert "zdb_broker_queue_length" not in unreachable.exposition().decode()
+    finally:
+        broker.delete(WORKER_QUEUE)

@@ -23,4 +23,6 @@ def test_the_readme_lists_every_metric_with_its_type(client: TestClient) -> None
         if not family.name.endswith("_created")  # prometheus_client's start time of a series
     }
     listed = dict(_ROW.findall((ROOT / "README.md").read_text(encoding="utf-8")))
+    # served only beside a Redis broker (tests/api/test_metrics.py reads it from one)
+    assert listed.pop("zdb_broker_queue_length") == "gauge"
     assert served and listed == served

@@ -6,8 +6,11 @@
 * ``zdb_submissions_total`` — tournaments accepted (new ones and corrections, JSON or TRF),
   counted from the answers of the submission endpoints;
 * ``zdb_recalculation_last_duration_seconds``, ``zdb_recalculation_last_evaluated``,
-  ``zdb_recalculation_pending`` — read from the database at each scrape, so they tell what the
-  worker (another process) did.
+  ``zdb_recalculation_pending``, ``zdb_recalculation_dirty_age_seconds`` — read from the database
+  at each scrape, so they tell what the worker (another process) did and how long the oldest
+  change has waited for it;
+* ``zdb_broker_queue_length`` — messages waiting in the worker's queue (a Redis broker only;
+  absent in the embedded mode, which has no queue).
 
 Each application has its own registry. The first two are counted per serving process: with
 several processes (``zdb serve --workers``), set ``PROMETHEUS_MULTIPROC_DIR`` to an empty
@@ -20,6 +23,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 from fastapi import FastAPI
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
@@ -32,6 +36,7 @@ from starlette.responses import Response
 from starlette.routing import compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from zdb.config import WORKER_QUEUE
 from zdb.db import unit_of_work
 from zdb.ratings.queries import recalc_status
 
@@ -69,13 +74,39 @@ class _Recalculation(Collector):
             evaluated.add_metric([], last.evaluated)
         pending = GaugeMetricFamily("zdb_recalculation_pending", "1 while changes wait for the recalculation")
         pending.add_metric([], 0 if status.state == "idle" else 1)
-        yield from (duration, evaluated, pending)
+        age = GaugeMetricFamily(
+            "zdb_recalculation_dirty_age_seconds", "how long the oldest change has waited for a recalculation"
+        )
+        since = status.dirty_since
+        age.add_metric([], 0.0 if since is None else max(0.0, (datetime.now(UTC) - since).total_seconds()))
+        yield from (duration, evaluated, pending, age)
+
+
+class _BrokerQueue(Collector):
+    """The length of the worker's queue on a Redis broker (Celery keeps it as a Redis list named
+    after the queue). A broker that cannot be reached is left out of the answer, not a failed
+    scrape: ``/health/ready`` reports it."""
+
+    def __init__(self, broker_url: str, queue: str) -> None:
+        self.broker_url, self.queue = broker_url, queue
+
+    def collect(self) -> Iterator[Metric]:
+        import redis  # noqa: PLC0415 - only a service with a Redis broker needs it
+
+        try:
+            client = redis.Redis.from_url(self.broker_url, socket_timeout=1, socket_connect_timeout=1)
+            length = int(client.llen(self.queue))
+        except redis.RedisError:
+            return
+        family = GaugeMetricFamily("zdb_broker_queue_length", "messages waiting in the worker's queue")
+        family.add_metric([], length)
+        yield family
 
 
 class Metrics:
     """The registry of one application and its metrics."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, broker_url: str | None = None) -> None:
         self.registry = CollectorRegistry()
         self.latency = Histogram(
             "zdb_http_request_duration_seconds",
@@ -87,6 +118,8 @@ class Metrics:
             "zdb_submissions_total", "tournaments accepted", ["format", "kind"], registry=self.registry
         )
         self.registry.register(_Recalculation(engine))
+        if broker_url is not None and broker_url.startswith(("redis://", "rediss://")):
+            self.registry.register(_BrokerQueue(broker_url, WORKER_QUEUE))
 
     def exposition(self) -> bytes:
         if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:

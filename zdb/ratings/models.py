@@ -149,6 +149,9 @@ class RecalcState(Base):
     dirty_phase: Mapped[int | None] = mapped_column(SmallInteger)
     dirty_text: Mapped[str | None] = mapped_column(String(40))
     dirty_id: Mapped[int | None]
+    #: when the time line became dirty (the oldest change still waiting for a run): the
+    #: operator's "dirty age" (``/metrics``); cleared with the dirty position
+    dirty_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     running_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     progress_done: Mapped[int] = mapped_column(default=0)
     progress_total: Mapped[int] = mapped_column(default=0)

@@ -363,6 +363,7 @@ def recalc_status(session: Session) -> RecalcStatus:
         state="running" if run else "pending" if dirty is not None else "idle",
         generation=s.generation,
         dirty_position=dirty,
+        dirty_since=s.dirty_since if dirty is not None else None,
         running_since=run[0] if run else None,
         progress=RecalcProgress(done=run[1], total=run[2]) if run else None,
         last_run=last,

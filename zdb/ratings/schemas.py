@@ -126,6 +126,9 @@ class RecalcStatus(BaseModel):
     state: Literal["idle", "running", "pending"]
     generation: int = Field(description="rises with every change to the time line", examples=[17])
     dirty_position: DirtyPosition | None
+    dirty_since: UtcDateTime | None = Field(
+        default=None, description="when the oldest change still waiting for a recalculation was made"
+    )
     running_since: UtcDateTime | None
     progress: RecalcProgress | None = Field(description="while a run is in progress")
     last_run: LastRun | None

@@ -5,6 +5,7 @@ submitter's transaction. The unit of work dispatches a recalculation after it co
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
@@ -24,6 +25,8 @@ def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> int | None:
     state = locked_state(session)
     position = min(wanted)
     current = dirty_position(state)
+    if current is None:
+        state.dirty_since = datetime.now(UTC)
     if current is None or position < current:
         state.dirty_date, state.dirty_phase, state.dirty_text, state.dirty_id = position
     state.generation += 1

@@ -72,7 +72,7 @@ def finish_run(session: Session, generation: int, figures: Mapping[str, object])
     cleared = session.execute(
         update(RecalcState)
         .where(_ROW, RecalcState.generation == generation)
-        .values(dirty_date=None, dirty_phase=None, dirty_text=None, dirty_id=None, **figures)
+        .values(dirty_date=None, dirty_phase=None, dirty_text=None, dirty_id=None, dirty_since=None, **figures)
     )
     if cleared.rowcount:  # type: ignore[attr-defined]
         return True
