@@ -34,6 +34,7 @@ from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
+from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
@@ -69,6 +70,7 @@ _TAGS = [
     {"name": "federations and clubs", "description": "The federation tree and its clubs."},
     {"name": "ratings", "description": "Top lists, the club software's list and change feed, the recalculation."},
     {"name": "access", "description": "The caller and the audit log."},
+    {"name": "office", "description": "Staff keep the record: persons, memberships, clubs, federations (admin)."},
     {"name": "meta", "description": "Problem types and health."},
 ]
 
@@ -136,6 +138,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.include_router(submissions.router, prefix=API_PREFIX)
     app.include_router(files_router.router, prefix=API_PREFIX)
     app.include_router(tools_router.router, prefix=API_PREFIX)
+    app.include_router(office_router.router, prefix=API_PREFIX)
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)
@@ -145,6 +148,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     # Each middleware added wraps the ones before it: a request passes them from the last to
     # the first, before the body is read.
     writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
+    writers += token_routes(API_PREFIX, office_router.router, office_router.requires_admin)
     app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))

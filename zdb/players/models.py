@@ -36,6 +36,8 @@ class Player(Base):
     fide_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     nation: Mapped[str | None] = mapped_column(String(3))
     guest: Mapped[bool] = mapped_column(default=False)
+    #: set by a merge: this number was absorbed by that one and answers with a redirect to it
+    merged_into: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("players.pkz"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
