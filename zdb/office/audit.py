@@ -16,6 +16,8 @@ __all__ = ["changed_values", "record_change"]
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     return value.isoformat() if isinstance(value, date) else value
 
 

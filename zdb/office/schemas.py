@@ -18,6 +18,8 @@ __all__ = [
     "MembershipIn",
     "MembershipOut",
     "MembershipPatch",
+    "MergeIn",
+    "MergeOut",
     "PersonIn",
     "PersonOut",
     "PersonPatch",
@@ -31,7 +33,7 @@ _STRICT = ConfigDict(extra="forbid")
 
 class RecalculationFrom(BaseModel):
     end_date: date = Field(description="the end date of the first tournament redone", examples=["2025-03-09"])
-    tournament_id: int = Field(examples=[17])
+    tournament_id: int | None = Field(description="null: from the start of that day", examples=[17])
 
 
 class _PersonFields(BaseModel):
@@ -113,6 +115,20 @@ class TransferIn(BaseModel):
     date: datetime.date = Field(description="the first day in the new club; the old membership ends the day before")
     member_no: int | None = Field(default=None, ge=1, le=2**31 - 1, description="in the new club")
     status: Literal["active", "passive"] = "active"
+
+
+class MergeIn(BaseModel):
+    model_config = _STRICT
+
+    absorb: int = Field(ge=1, le=2**63 - 1, description="the person number that is merged into this one")
+
+
+class MergeOut(BaseModel):
+    survivor: int
+    absorbed: int = Field(description="answers with a redirect to the survivor from now on")
+    participations_moved: int
+    memberships_moved: int
+    recalculation_from: RecalculationFrom | None = Field(description="the first tournament the recalculation redoes")
 
 
 class TransferOut(BaseModel):

@@ -84,7 +84,7 @@ def search_players(
     """A page of players matching every filter given, by surname; the total and the time of the
     latest change among them (a new player or a rating change)."""
     p, r = Player, PlayerRating
-    conditions: list[ColumnElement[bool]] = []
+    conditions: list[ColumnElement[bool]] = [p.merged_into.is_(None)]  # a merged record lives on in its survivor
     for term in name_terms(name or ""):
         conditions.append(p.search_name.like(like_pattern(term), escape="\\"))
     if club is not None:
@@ -125,7 +125,7 @@ def search_players(
 _p, _r, _i, _m, _h, _e, _v = Player, PlayerRating, InitialState, Membership, HistoryRow, Evaluation, TournamentVersion
 CARD_PLAYER = (
     select(_p.pkz, _p.surname, _p.given_name, _p.sex, _p.birth_year, _p.birth_date, _p.fide_id, _p.nation, _p.guest,
-           _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
+           _p.merged_into, _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
            _i.rating.label("initial_rating"), _i.rating_index.label("initial_index"))
     .outerjoin(_r, _r.player_pkz == _p.pkz)
     .outerjoin(_i, _i.player_pkz == _p.pkz)

@@ -23,6 +23,7 @@ from zdb.federations import queries as federation_queries
 from zdb.federations.models import Federation
 from zdb.federations.schemas import ClubOut, FederationOut
 from zdb.office import memberships, persons, tree
+from zdb.office.merge import merge_persons
 from zdb.office.reach import recalculation_from
 from zdb.office.schemas import (
     ClubIn,
@@ -34,6 +35,8 @@ from zdb.office.schemas import (
     MembershipIn,
     MembershipOut,
     MembershipPatch,
+    MergeIn,
+    MergeOut,
     PersonIn,
     PersonOut,
     PersonPatch,
@@ -100,6 +103,23 @@ def create_person(*, request: Request, session: RequestSession, caller: Admin, b
 def edit_person(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: PersonPatch) -> PersonOut:
     edit = persons.edit_person(session, caller, pkz, body.model_dump(exclude_unset=True))
     return _person(session, pkz, edit.reach)
+
+
+@router.post(
+    "/players/{pkz}/merge", response_model=MergeOut, summary="Merge another record of the same person into this one "
+    "(admin)",
+    description="Participations, games, memberships and a start state move to this person number; the absorbed "
+    "number answers with a redirect (308) to this one from now on. Refused (409) when both records played in one "
+    "tournament or their birth years, birth dates or FIDE ids differ. The time line is redone from the earliest "
+    "event of either record.",
+    responses=_WRITE_PROBLEMS,
+)  # fmt: skip
+def merge(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: MergeIn) -> MergeOut:
+    done = merge_persons(session, caller, pkz, body.absorb)
+    return MergeOut(
+        survivor=done.survivor, absorbed=done.absorbed, participations_moved=done.participations,
+        memberships_moved=done.memberships, recalculation_from=recalculation_from(done.reach),  # type: ignore[arg-type]
+    )  # fmt: skip
 
 
 @router.get(
