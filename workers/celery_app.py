@@ -1,5 +1,5 @@
 """The Celery app: Redis broker, late acknowledgement, one task at a time per worker process,
-and a beat schedule for the sweeper.
+and a beat schedule for the sweeper and the quarterly edition of the rating list.
 
 A recalculation task is acknowledged only when it has finished (``acks_late``); if the worker
 dies meanwhile, Redis hands the message out again after the visibility timeout, which is set
@@ -9,6 +9,7 @@ above the longest run we allow (``task_time_limit``).
 from __future__ import annotations
 
 from celery import Celery
+from celery.schedules import crontab
 
 from zdb.config import Settings, settings
 
@@ -16,7 +17,11 @@ __all__ = ["app", "create_app"]
 
 
 def create_app(config: Settings) -> Celery:
-    celery = Celery("zdb", broker=config.broker_url or "redis://127.0.0.1:6379/0", include=["workers.tasks"])
+    celery = Celery(
+        "zdb",
+        broker=config.broker_url or "redis://127.0.0.1:6379/0",
+        include=["workers.tasks", "workers.edition_tasks"],
+    )
     celery.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,
@@ -33,7 +38,12 @@ def create_app(config: Settings) -> Celery:
                 "task": "zdb.sweep",
                 "schedule": config.sweep_seconds,
                 "options": {"expires": config.sweep_seconds},
-            }
+            },
+            # The rating list's edition of each quarter, on its first day (workers.edition_tasks).
+            "zdb-quarterly-edition": {
+                "task": "zdb.publish_edition",
+                "schedule": crontab(minute=0, hour=3, day_of_month=1, month_of_year="1,4,7,10"),
+            },
         },
         # beat's own bookkeeping; nothing of value: losing it only restarts the schedule
         beat_schedule_filename=str(config.home / "celerybeat-schedule"),

@@ -2,6 +2,7 @@
 
 from zdb.api.idempotency_models import IdempotencyKey
 from zdb.auth.models import ApiToken, AuditEntry
+from zdb.editions.models import EditionRating, ListEdition
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
@@ -13,12 +14,14 @@ __all__ = [
     "AuditEntry",
     "Base",
     "Club",
+    "EditionRating",
     "Evaluation",
     "Federation",
     "GameRow",
     "HistoryRow",
     "IdempotencyKey",
     "InitialState",
+    "ListEdition",
     "Membership",
     "Participation",
     "Player",

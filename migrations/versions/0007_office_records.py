@@ -1,5 +1,6 @@
 """The rating office's records: a dissolved club or federation keeps its row with the day it
-was dissolved, and a person number absorbed by a merge names the surviving one.
+was dissolved, a person number absorbed by a merge names the surviving one, and published
+editions of the rating list keep their rows.
 
 Revision ID: 0007
 Revises: 0005
@@ -18,6 +19,37 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.create_table(
+        "list_editions",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=20), nullable=False),
+        sa.Column("as_of", sa.Date(), nullable=False),
+        sa.Column(
+            "published_at", sa.DateTime(timezone=True), server_default=sa.text("(CURRENT_TIMESTAMP)"), nullable=False
+        ),
+        sa.Column("published_by", sa.String(length=200), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_list_editions")),
+        sa.UniqueConstraint("name", name=op.f("uq_list_editions_name")),
+    )
+    with op.batch_alter_table("list_editions") as batch:
+        batch.create_index(batch.f("ix_list_editions_as_of"), ["as_of"], unique=False)
+    op.create_table(
+        "list_edition_ratings",
+        sa.Column("edition_id", sa.Integer(), nullable=False),
+        sa.Column("player_pkz", sa.BigInteger(), nullable=False),
+        sa.Column("rating", sa.Integer(), nullable=False),
+        sa.Column("rating_index", sa.SmallInteger(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["edition_id"],
+            ["list_editions.id"],
+            name=op.f("fk_list_edition_ratings_edition_id_list_editions"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["player_pkz"], ["players.pkz"], name=op.f("fk_list_edition_ratings_player_pkz_players")
+        ),
+        sa.PrimaryKeyConstraint("edition_id", "player_pkz", name=op.f("pk_list_edition_ratings")),
+    )
     with op.batch_alter_table("clubs") as batch:
         batch.add_column(sa.Column("dissolved_on", sa.Date(), nullable=True))
     with op.batch_alter_table("federations") as batch:
@@ -28,6 +60,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("list_edition_ratings")
+    with op.batch_alter_table("list_editions") as batch:
+        batch.drop_index(batch.f("ix_list_editions_as_of"))
+    op.drop_table("list_editions")
     with op.batch_alter_table("players") as batch:
         batch.drop_constraint(op.f("fk_players_merged_into_players"), type_="foreignkey")
         batch.drop_column("merged_into")

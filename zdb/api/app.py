@@ -33,6 +33,7 @@ from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
+from zdb.api.routers import editions as editions_router
 from zdb.api.routers import files as files_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
@@ -139,6 +140,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.include_router(files_router.router, prefix=API_PREFIX)
     app.include_router(tools_router.router, prefix=API_PREFIX)
     app.include_router(office_router.router, prefix=API_PREFIX)
+    app.include_router(editions_router.router, prefix=API_PREFIX)
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)
@@ -149,6 +151,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     # the first, before the body is read.
     writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
     writers += token_routes(API_PREFIX, office_router.router, office_router.requires_admin)
+    writers += token_routes(API_PREFIX, editions_router.router, editions_router.requires_admin)
     app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
