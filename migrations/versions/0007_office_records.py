@@ -50,6 +50,8 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("edition_id", "player_pkz", name=op.f("pk_list_edition_ratings")),
     )
+    with op.batch_alter_table("list_edition_ratings") as batch:
+        batch.create_index(batch.f("ix_list_edition_ratings_player_pkz"), ["player_pkz"], unique=False)
     with op.batch_alter_table("clubs") as batch:
         batch.add_column(sa.Column("dissolved_on", sa.Date(), nullable=True))
     with op.batch_alter_table("federations") as batch:
@@ -60,6 +62,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("list_edition_ratings") as batch:
+        batch.drop_index(batch.f("ix_list_edition_ratings_player_pkz"))
     op.drop_table("list_edition_ratings")
     with op.batch_alter_table("list_editions") as batch:
         batch.drop_index(batch.f("ix_list_editions_as_of"))

@@ -53,6 +53,10 @@ def test_a_published_edition_stays_as_it_was_while_the_live_list_moves(fresh: Wo
     live = fresh.get(f"/players/{fresh.pkz['A']}", at="2026-09-30").json()
     assert (live["rating_at"]["rating"], live["rating_at"]["rating_index"]) != expected["A"]
     assert _rows(fresh, "2026-Q4") == expected
+    # The card shows the live rating beside the published one.
+    card = fresh.get(f"/players/{fresh.pkz['A']}").json()
+    assert card["published"] == {"edition": "2026-Q4", "as_of": "2026-09-30", "rating": expected["A"][0],
+                                 "rating_index": expected["A"][1]}  # fmt: skip
 
     revised = _publish(fresh, {"date": "2026-09-30", "name": "2026-Q4-r"})
     assert revised.status_code == 201, revised.text
@@ -87,3 +91,23 @@ def test_the_schedule_publishes_each_quarter_once(fresh: World) -> None:
     with unit_of_work(engine_for(fresh.url)) as session:
         assert publish_scheduled_edition(session, date(2026, 10, 1)) is None
     assert fresh.get("/editions/2026-Q4").json()["published_by"] == "schedule"
+
+
+def test_live_lists_answer_as_of_a_date_and_as_published(fresh: World) -> None:
+    expected = {pid: (s["rating"], s["index"]) for pid, s in FINAL.items()}
+
+    def top(**params: Any) -> dict[str, tuple[int, int]]:
+        answer = fresh.get("/ratings/top", limit=100, **params)
+        assert answer.status_code == 200, answer.text
+        return {fresh.pid[e["pkz"]]: (e["rating"], e["rating_index"]) for e in answer.json()["items"]}
+
+    # The live list holds the world's October tournament; the list as of September does not.
+    assert top() != expected
+    assert top(at="2026-09-30") == expected
+    assert _publish(fresh, {"date": "2026-09-30"}).status_code == 201
+    assert top(edition="2026-Q4") == expected
+    assert fresh.get("/ratings/top", at="2026-09-30", edition="2026-Q4").status_code == 422
+    assert fresh.get("/ratings/top", edition="2026-Q1").status_code == 404
+    assert fresh.get("/ratings/top", year=2026, sort="rating").status_code == 400
+    zipped = fresh.client.get("/api/v1/files/rating-list.zip", params={"edition": "2026-Q4"})
+    assert zipped.status_code == 200 and zipped.headers["content-type"] == "application/zip"

@@ -21,10 +21,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from zdb import __version__
 from zdb.api.docs import install_docs
+from zdb.api.known_parameters import refuse_unknown_parameters
 from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
@@ -74,6 +75,10 @@ _TAGS = [
     {"name": "office", "description": "Staff keep the record: persons, memberships, clubs, federations (admin)."},
     {"name": "meta", "description": "Problem types and health."},
 ]
+
+
+#: unknown query parameters are a 400 on every API address, never ignored
+_KNOWN_PARAMETERS = [Depends(refuse_unknown_parameters)]
 
 
 def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
@@ -135,12 +140,11 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         meta.router,
         health.router,
     ):
-        app.include_router(router, prefix=API_PREFIX)
-    app.include_router(submissions.router, prefix=API_PREFIX)
-    app.include_router(files_router.router, prefix=API_PREFIX)
-    app.include_router(tools_router.router, prefix=API_PREFIX)
-    app.include_router(office_router.router, prefix=API_PREFIX)
-    app.include_router(editions_router.router, prefix=API_PREFIX)
+        app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
+    for router in (
+        submissions.router, files_router.router, tools_router.router, office_router.router, editions_router.router
+    ):  # fmt: skip
+        app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)

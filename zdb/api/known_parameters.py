@@ -31,7 +31,8 @@ def _queries(dependant: object) -> list[object]:
     return found
 
 
-def refuse_unknown_parameters(request: Request) -> None:
+async def refuse_unknown_parameters(request: Request) -> None:
+    # async: no I/O, so it runs on the event loop, not in the threadpool (the hot reads use it too)
     route = request.scope.get("route")
     if route is None:
         return

@@ -32,6 +32,6 @@ class EditionRating(Base):
     __tablename__ = "list_edition_ratings"
 
     edition_id: Mapped[int] = mapped_column(ForeignKey("list_editions.id", ondelete="CASCADE"), primary_key=True)
-    player_pkz: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.pkz"), primary_key=True)
+    player_pkz: Mapped[int] = mapped_column(BigInteger, ForeignKey("players.pkz"), primary_key=True, index=True)
     rating: Mapped[int]
     rating_index: Mapped[int] = mapped_column(SmallInteger)

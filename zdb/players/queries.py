@@ -18,9 +18,10 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, bindparam, exists, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from zdb.auth.principal import Principal
+from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
@@ -123,12 +124,28 @@ def search_players(
 #: the player card's statements, each with the parameter ``pkz``: the player with his current and
 #: initial rating, his memberships (current and past), his history with every evaluation's figures
 _p, _r, _i, _m, _h, _e, _v = Player, PlayerRating, InitialState, Membership, HistoryRow, Evaluation, TournamentVersion
+_er, _ed = EditionRating, ListEdition
+#: the last published edition that lists the player
+_lr, _le = aliased(EditionRating), aliased(ListEdition)
+_LAST_EDITION = (
+    select(_lr.edition_id)
+    .join(_le, _le.id == _lr.edition_id)
+    .where(_lr.player_pkz == _p.pkz)
+    .order_by(_le.as_of.desc(), _le.id.desc())
+    .limit(1)
+    .correlate(_p)
+    .scalar_subquery()
+)
 CARD_PLAYER = (
     select(_p.pkz, _p.surname, _p.given_name, _p.sex, _p.birth_year, _p.birth_date, _p.fide_id, _p.nation, _p.guest,
-           _p.merged_into, _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
+           _p.merged_into, _ed.name.label("edition"), _ed.as_of.label("edition_as_of"),
+           _er.rating.label("published_rating"), _er.rating_index.label("published_index"),
+           _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
            _i.rating.label("initial_rating"), _i.rating_index.label("initial_index"))
     .outerjoin(_r, _r.player_pkz == _p.pkz)
     .outerjoin(_i, _i.player_pkz == _p.pkz)
+    .outerjoin(_er, and_(_er.player_pkz == _p.pkz, _er.edition_id == _LAST_EDITION))
+    .outerjoin(_ed, _ed.id == _er.edition_id)
     .where(_p.pkz == bindparam("pkz"))
 )  # fmt: skip
 CARD_MEMBERSHIPS = (
@@ -244,7 +261,11 @@ def card_fields(
         "memberships": clubs,
         "history": entries,
         "rating_at": when,
-    }
+        "published": None if player["edition"] is None else {
+            "edition": player["edition"], "as_of": player["edition_as_of"], "rating": player["published_rating"],
+            "rating_index": player["published_index"],
+        },
+    }  # fmt: skip
 
 
 def player_card(session: Session, pkz: int, viewer: Principal, at: date | None = None) -> PlayerCard:

@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, DateTime, Select, String, and_, bindparam,
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.editions.sources import ListSource
 from zdb.errors import ConflictError, NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
@@ -87,11 +88,14 @@ def top_list(
     year: int,
     limit: int,
     offset: int,
+    source: ListSource | None = None,
 ) -> tuple[list[TopListEntry], int, datetime | None]:
     """Rated players (guests never), best first; equal ratings share a rank. Age is ``year``
     minus birth year: an age filter leaves out players whose birth year is unknown. Federation
-    and ``active`` look at current memberships (in a club of the subtree, when given)."""
-    p, r, m = Player, PlayerRating, Membership
+    and ``active`` look at current memberships (in a club of the subtree, when given); with a
+    ``source``, its ratings and the memberships of its day (``at=``, ``edition=``)."""
+    source = source or ListSource(PlayerRating)
+    p, r, m = Player, source.ratings, Membership
     conditions: list[ColumnElement[bool]] = [r.rating.is_not(None), p.guest.is_(False)]
     if sex is not None:
         conditions.append(p.sex == sex)
@@ -99,7 +103,7 @@ def top_list(
         conditions.append(p.birth_year <= year - age_min)
     if age_max is not None:
         conditions.append(p.birth_year >= year - age_max)
-    membership: list[ColumnElement[bool]] = [m.player_pkz == p.pkz, m.valid_until.is_(None)]
+    membership: list[ColumnElement[bool]] = [m.player_pkz == p.pkz, *source.member_on_day()]
     if federation:
         membership.append(m.club_code.like(like_pattern(federation, prefix_only=True), escape="\\"))
     if active is True:

@@ -11,7 +11,6 @@ from fastapi.responses import JSONResponse
 
 from zdb.api.conditional import conditional_json
 from zdb.api.dependencies import Caller, Paging, RequestSession
-from zdb.api.known_parameters import refuse_unknown_parameters
 from zdb.api.openapi import problems
 from zdb.api.pagination import Page
 from zdb.auth.models import ApiToken
@@ -23,7 +22,7 @@ from zdb.editions.service import publish_edition
 
 __all__ = ["requires_admin", "router"]
 
-router = APIRouter(prefix="/editions", tags=["ratings"], dependencies=[Depends(refuse_unknown_parameters)])
+router = APIRouter(prefix="/editions", tags=["ratings"])
 
 EditionName = Annotated[str, Path(min_length=1, max_length=20, description="the edition's name", examples=["2026-Q4"])]
 
