@@ -141,3 +141,30 @@ def test_only_staff_change_the_record_and_a_refusal_stores_nothing(fresh: World)
     with unit_of_work(engine_for(fresh.url)) as session:
         assert session.execute(select(func.count()).select_from(AuditEntry)).scalar() == (entries or 0) + 1
     assert is_clean(fresh.url)
+
+
+def test_the_audit_log_names_who_and_filters(fresh: World) -> None:
+    a, b = fresh.pkz["A"], fresh.pkz["B"]
+    assert _send(fresh, "PATCH", f"/players/{a}", {"nation": "AUT"}).status_code == 200
+    assert _send(fresh, "PATCH", f"/players/{b}", {"nation": "SUI"}).status_code == 200
+    headers = {"Authorization": f"Bearer {fresh.tokens['admin']}"}
+    log = fresh.client.get("/api/v1/audit-log", params={"person": a}, headers=headers)
+    assert log.status_code == 200, log.text
+    [entry] = log.json()["items"]
+    assert (entry["actor_label"], entry["action"], entry["target"]) == ("admin", "player.edit", f"player {a}")
+    assert entry["detail"]["before"] == {"nation": "GER"} and entry["detail"]["after"] == {"nation": "AUT"}
+    by_admin = fresh.client.get("/api/v1/audit-log", params={"actor": "admin", "action": "player.edit"},
+                                headers=headers)  # fmt: skip
+    assert by_admin.json()["total"] == 2
+    assert fresh.client.get("/api/v1/audit-log", params={"actor": "referee_c"}, headers=headers).json()["total"] == 0
+    later = fresh.client.get("/api/v1/audit-log", params={"since": "2100-01-01T00:00:00Z"}, headers=headers)
+    assert later.json()["total"] == 0
+    # If-Modified-Since beside If-None-Match (which wins when both are sent).
+    stamp = log.headers["last-modified"]
+    assert fresh.client.get("/api/v1/audit-log", params={"person": a},
+                            headers={**headers, "If-Modified-Since": stamp}).status_code == 304  # fmt: skip
+    old = "Mon, 01 Jan 2024 00:00:00 GMT"
+    assert fresh.client.get("/api/v1/audit-log", params={"person": a},
+                            headers={**headers, "If-Modified-Since": old}).status_code == 200  # fmt: skip
+    both = {**headers, "If-Modified-Since": stamp, "If-None-Match": '"other"'}
+    assert fresh.client.get("/api/v1/audit-log", params={"person": a}, headers=both).status_code == 200

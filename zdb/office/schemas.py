@@ -8,7 +8,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from zdb.auth.schemas import AuditEntryOut
+
 __all__ = [
+    "AuditEntryWithActor",
     "ClubIn",
     "ClubPatch",
     "DissolutionIn",
@@ -177,3 +180,8 @@ class DissolutionIn(BaseModel):
 class DissolutionOut(BaseModel):
     dissolved_on: date
     memberships_ended: int
+
+
+class AuditEntryWithActor(AuditEntryOut):
+    actor_label: str | None = Field(description="who: the label of the token; null: a command on the server",
+                                    examples=["Anna, Geschäftsstelle"])  # fmt: skip
