@@ -6,6 +6,7 @@ from zdb.editions.models import EditionRating, ListEdition
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
+from zdb.ratings.impact import RunChange, RunRecord, RunTournament
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
@@ -27,6 +28,9 @@ __all__ = [
     "Player",
     "PlayerRating",
     "RecalcState",
+    "RunChange",
+    "RunRecord",
+    "RunTournament",
     "StartRatingRow",
     "TournamentRecord",
     "TournamentVersion",

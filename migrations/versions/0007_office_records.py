@@ -1,6 +1,7 @@
 """The rating office's records: a dissolved club or federation keeps its row with the day it
 was dissolved, a person number absorbed by a merge names the surviving one, and published
-editions of the rating list keep their rows.
+editions of the rating list keep their rows; every recalculation run records its impact (the
+tournaments it re-evaluated, each person's rating and index before and after).
 
 Revision ID: 0007
 Revises: 0005
@@ -19,6 +20,48 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.create_table(
+        "recalc_runs",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column(
+            "finished_at", sa.DateTime(timezone=True), server_default=sa.text("(CURRENT_TIMESTAMP)"), nullable=False
+        ),
+        sa.Column("generation", sa.BigInteger(), nullable=False),
+        sa.Column("from_scratch", sa.Boolean(), nullable=False),
+        sa.Column("tournaments", sa.Integer(), nullable=False),
+        sa.Column("moved", sa.Integer(), nullable=False),
+        sa.Column("largest_change", sa.Integer(), nullable=True),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_recalc_runs")),
+    )
+    with op.batch_alter_table("recalc_runs") as batch:
+        batch.create_index(batch.f("ix_recalc_runs_finished_at"), ["finished_at"], unique=False)
+    op.create_table(
+        "recalc_run_tournaments",
+        sa.Column("run_id", sa.Integer(), nullable=False),
+        sa.Column("tournament_id", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["run_id"],
+            ["recalc_runs.id"],
+            name=op.f("fk_recalc_run_tournaments_run_id_recalc_runs"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("run_id", "tournament_id", name=op.f("pk_recalc_run_tournaments")),
+    )
+    with op.batch_alter_table("recalc_run_tournaments") as batch:
+        batch.create_index(batch.f("ix_recalc_run_tournaments_tournament_id"), ["tournament_id"], unique=False)
+    op.create_table(
+        "recalc_run_changes",
+        sa.Column("run_id", sa.Integer(), nullable=False),
+        sa.Column("player_pkz", sa.BigInteger(), nullable=False),
+        sa.Column("old_rating", sa.Integer(), nullable=True),
+        sa.Column("old_index", sa.SmallInteger(), nullable=True),
+        sa.Column("new_rating", sa.Integer(), nullable=True),
+        sa.Column("new_index", sa.SmallInteger(), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["run_id"], ["recalc_runs.id"], name=op.f("fk_recalc_run_changes_run_id_recalc_runs"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("run_id", "player_pkz", name=op.f("pk_recalc_run_changes")),
+    )
     op.create_table(
         "list_editions",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -62,6 +105,13 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("recalc_run_changes")
+    with op.batch_alter_table("recalc_run_tournaments") as batch:
+        batch.drop_index(batch.f("ix_recalc_run_tournaments_tournament_id"))
+    op.drop_table("recalc_run_tournaments")
+    with op.batch_alter_table("recalc_runs") as batch:
+        batch.drop_index(batch.f("ix_recalc_runs_finished_at"))
+    op.drop_table("recalc_runs")
     with op.batch_alter_table("list_edition_ratings") as batch:
         batch.drop_index(batch.f("ix_list_edition_ratings_player_pkz"))
     op.drop_table("list_edition_ratings")

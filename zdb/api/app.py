@@ -36,6 +36,7 @@ from zdb.api.request_log import RequestLog, configure_json_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import editions as editions_router
 from zdb.api.routers import files as files_router
+from zdb.api.routers import impact as impact_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
@@ -142,7 +143,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     ):
         app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     for router in (
-        submissions.router, files_router.router, tools_router.router, office_router.router, editions_router.router
+        submissions.router, files_router.router, tools_router.router, office_router.router, editions_router.router,
+        impact_router.router,
     ):  # fmt: skip
         app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)
