@@ -1,7 +1,8 @@
 """The rating office's records: a dissolved club or federation keeps its row with the day it
 was dissolved, a person number absorbed by a merge names the surviving one, and published
 editions of the rating list keep their rows; every recalculation run records its impact (the
-tournaments it re-evaluated, each person's rating and index before and after).
+tournaments it re-evaluated, each person's rating and index before and after); a person's
+objection to publication withholds his name from public lists.
 
 Revision ID: 0007
 Revises: 0005
@@ -101,6 +102,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("dissolved_on", sa.Date(), nullable=True))
     with op.batch_alter_table("players") as batch:
         batch.add_column(sa.Column("merged_into", sa.BigInteger(), nullable=True))
+        batch.add_column(sa.Column("objects_to_publication", sa.Boolean(), server_default=sa.false(), nullable=False))
         batch.create_foreign_key(op.f("fk_players_merged_into_players"), "players", ["merged_into"], ["pkz"])
 
 
@@ -120,6 +122,7 @@ def downgrade() -> None:
     op.drop_table("list_editions")
     with op.batch_alter_table("players") as batch:
         batch.drop_constraint(op.f("fk_players_merged_into_players"), type_="foreignkey")
+        batch.drop_column("objects_to_publication")
         batch.drop_column("merged_into")
     with op.batch_alter_table("federations") as batch:
         batch.drop_column("dissolved_on")

@@ -168,3 +168,28 @@ def test_the_audit_log_names_who_and_filters(fresh: World) -> None:
                             headers={**headers, "If-Modified-Since": old}).status_code == 200  # fmt: skip
     both = {**headers, "If-Modified-Since": stamp, "If-None-Match": '"other"'}
     assert fresh.client.get("/api/v1/audit-log", params={"person": a}, headers=both).status_code == 200
+
+
+def test_an_objection_withholds_the_name_from_the_public_and_the_data_leaves_as_one_document(fresh: World) -> None:
+    a = fresh.pkz["A"]  # Anna Müller of club C0327
+    answer = _send(fresh, "PATCH", f"/players/{a}", {"objects_to_publication": True})
+    assert answer.status_code == 200 and answer.json()["objects_to_publication"] is True
+    public = fresh.get(f"/players/{a}").json()
+    assert (public["surname"], public["given_name"]) == ("***", "") and public["rating"] is not None
+    for token in ("admin", "club_c0327"):
+        assert fresh.get(f"/players/{a}", token).json()["surname"] == "Müller"
+    top = {e["pkz"]: e for e in fresh.get("/ratings/top", limit=100).json()["items"]}
+    assert top[a]["surname"] == "***" and top[a]["rating"] == public["rating"]
+    assert a not in [p["pkz"] for p in fresh.get("/players", name="Müller").json()["items"]]
+    pulled = {m["pkz"]: m for m in fresh.get("/clubs/C0327/ratings").json()["items"]}
+    assert pulled[a]["surname"] == "***"
+    own = {m["pkz"]: m for m in fresh.get("/clubs/C0327/ratings", "club_c0327").json()["items"]}
+    assert own[a]["surname"] == "Müller"
+
+    assert _send(fresh, "GET", f"/players/{a}/export", token=None).status_code == 401
+    document = _send(fresh, "GET", f"/players/{a}/export").json()
+    assert document["record"]["surname"] == "Müller" and document["record"]["birth_date"] == "1980-05-17"
+    # A plays tournaments 1 to 4 of the vector, and the world's withdrawn and pending copies.
+    assert sorted(p["tournament_id"] for p in document["participations"]) == [1, 2, 3, 4, 6, 7]
+    assert [m["club_code"] for m in document["memberships"]] == ["C0327"]
+    assert document["audit"][0]["action"] == "player.edit"

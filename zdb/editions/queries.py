@@ -10,6 +10,7 @@ from zdb.editions.models import EditionRating, ListEdition
 from zdb.editions.schemas import EditionChange, EditionOut, EditionRow
 from zdb.errors import NotFoundError
 from zdb.players.models import Membership, Player
+from zdb.players.privacy import public_name_column
 
 __all__ = ["edition", "edition_changes", "edition_rows", "editions", "previous_edition"]
 
@@ -63,7 +64,13 @@ def edition_rows(
         conditions.append(e.player_pkz.in_(member))
     total = session.execute(select(func.count()).select_from(e).where(*conditions)).scalar_one()
     rows = session.execute(
-        select(e.player_pkz, p.given_name, p.surname, e.rating, e.rating_index)
+        select(
+            e.player_pkz,
+            public_name_column(p.given_name, given=True).label("given_name"),
+            public_name_column(p.surname).label("surname"),
+            e.rating,
+            e.rating_index,
+        )
         .join(p, p.pkz == e.player_pkz)
         .where(*conditions)
         .order_by(e.rating.desc(), p.surname, p.given_name, e.player_pkz)
@@ -111,7 +118,11 @@ def edition_changes(session: Session, name: str, *, limit: int, offset: int) -> 
     total = session.execute(select(func.count()).select_from(changes)).scalar_one()
     p = Player
     rows = session.execute(
-        select(changes, p.given_name, p.surname)
+        select(
+            changes,
+            public_name_column(p.given_name, given=True).label("given_name"),
+            public_name_column(p.surname).label("surname"),
+        )
         .join(p, p.pkz == changes.c.pkz)
         .order_by(changes.c.pkz)
         .limit(limit)

@@ -32,7 +32,9 @@ from zdb.tournaments.person_facts import mark_stale
 __all__ = ["EDITABLE", "PersonEdit", "create_person", "edit_person", "person_values", "player_for_change"]
 
 #: the fields staff may set on a person
-EDITABLE = ("surname", "given_name", "birth_year", "birth_date", "sex", "fide_id", "nation", "guest")
+EDITABLE = (
+    "surname", "given_name", "birth_year", "birth_date", "sex", "fide_id", "nation", "guest", "objects_to_publication"
+)  # fmt: skip
 _NATION = re.compile(r"[A-Z]{3}")
 
 
@@ -95,11 +97,15 @@ def create_person(session: Session, caller: Principal, given: Mapping[str, Any])
     values: dict[str, Any] = {name: given.get(name) for name in EDITABLE}
     values["given_name"] = values["given_name"] or ""
     values["guest"] = bool(values["guest"])
+    values["objects_to_publication"] = bool(values["objects_to_publication"])
     _with_year_of_date(given, values)
     problems = _checked(session, None, values)
     if problems:
         raise ValidationError(problems)
-    [pkz] = create_players(session, [NewPlayer(**values)])
+    fields = {k: v for k, v in values.items() if k != "objects_to_publication"}
+    [pkz] = create_players(session, [NewPlayer(**fields)])
+    if values["objects_to_publication"]:
+        session.execute(update(Player).where(Player.pkz == pkz).values(objects_to_publication=True))
     record_change(session, caller, "player.create", f"player {pkz}", before=None, after=values)
     return pkz
 
@@ -111,8 +117,9 @@ def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[st
     values = {**before, **{k: v for k, v in given.items() if k in EDITABLE}}
     if values["given_name"] is None:
         values["given_name"] = ""
-    if values["guest"] is None:
-        raise ValidationError([ValidationProblem("body.guest", "is true or false, not null")])
+    for flag in ("guest", "objects_to_publication"):
+        if values[flag] is None:
+            raise ValidationError([ValidationProblem(f"body.{flag}", "is true or false, not null")])
     _with_year_of_date(given, values)
     problems = _checked(session, pkz, values)
     if problems:

@@ -50,9 +50,13 @@ class _PersonFields(BaseModel):
     nation: str | None = Field(default=None, min_length=3, max_length=3, examples=["GER"])
 
 
+_OBJECTION = "objected to publication: the name is withheld from public pages and lists; the rating still counts"
+
+
 class PersonIn(_PersonFields):
     surname: str = Field(min_length=1, max_length=100, examples=["Müller"])
     guest: bool = Field(default=False, description="never a member of a federation club (WO 3.4.3)")
+    objects_to_publication: bool = Field(default=False, description=_OBJECTION)
 
 
 class PersonPatch(_PersonFields):
@@ -60,6 +64,7 @@ class PersonPatch(_PersonFields):
 
     surname: str | None = Field(default=None, min_length=1, max_length=100, examples=["Müller"])
     guest: bool | None = Field(default=None, description="never a member of a federation club (WO 3.4.3)")
+    objects_to_publication: bool | None = Field(default=None, description=_OBJECTION)
 
 
 class PersonOut(BaseModel):
@@ -72,6 +77,7 @@ class PersonOut(BaseModel):
     fide_id: int | None
     nation: str | None
     guest: bool
+    objects_to_publication: bool
     recalculation_from: RecalculationFrom | None = Field(
         description="the first tournament the recalculation redoes because of this change; null: no evaluation changes"
     )

@@ -26,6 +26,7 @@ from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.names import fold_name
+from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion
@@ -88,6 +89,9 @@ def search_players(
     conditions: list[ColumnElement[bool]] = [p.merged_into.is_(None)]  # a merged record lives on in its survivor
     for term in name_terms(name or ""):
         conditions.append(p.search_name.like(like_pattern(term), escape="\\"))
+    if name:
+        # A withheld name is not found by searching for it (zdb.players.privacy).
+        conditions.append(p.objects_to_publication.is_(False))
     if club is not None:
         m = Membership
         conditions.append(exists().where(m.player_pkz == p.pkz, m.club_code == club, m.valid_until.is_(None)))
@@ -100,7 +104,9 @@ def search_players(
         .where(*conditions)
     ).one()
     rows = session.execute(
-        select(p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest, r.rating,
+        select(p.pkz, public_name_column(p.surname).label("surname"),
+               public_name_column(p.given_name, given=True).label("given_name"), p.sex, p.birth_year, p.fide_id,
+               p.nation, p.guest, r.rating,
                r.rating_index)
         .outerjoin(r, r.player_pkz == p.pkz)
         .where(*conditions)
@@ -138,7 +144,7 @@ _LAST_EDITION = (
 )
 CARD_PLAYER = (
     select(_p.pkz, _p.surname, _p.given_name, _p.sex, _p.birth_year, _p.birth_date, _p.fide_id, _p.nation, _p.guest,
-           _p.merged_into, _ed.name.label("edition"), _ed.as_of.label("edition_as_of"),
+           _p.merged_into, _p.objects_to_publication, _ed.name.label("edition"), _ed.as_of.label("edition_as_of"),
            _er.rating.label("published_rating"), _er.rating_index.label("published_index"),
            _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
            _i.rating.label("initial_rating"), _i.rating_index.label("initial_index"))
@@ -244,10 +250,11 @@ def card_fields(
         initial = player["initial_index"]
         when = rating_at(entries, None if initial is None else (player["initial_rating"], initial), at)
     rating = player["rating"]
+    withheld = bool(player["objects_to_publication"]) and not visible
     return {
         "pkz": player["pkz"],
-        "surname": player["surname"],
-        "given_name": player["given_name"],
+        "surname": WITHHELD if withheld else player["surname"],
+        "given_name": "" if withheld else player["given_name"],
         "sex": player["sex"],
         "birth_year": player["birth_year"],
         "birth_date": player["birth_date"] if visible else None,

@@ -21,6 +21,7 @@ from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.formats.dsb_files import ClubRow, FederationRow, MemberRow
 from zdb.players.models import Membership, Player
+from zdb.players.privacy import public_name_column
 from zdb.ratings.models import HistoryRow, PlayerRating
 from zdb.tournaments.queries import like_pattern
 
@@ -58,7 +59,8 @@ def _members(
     )
     last = select(ranked.c.player_pkz, ranked.c.event_date, ranked.c.tournament_id).where(ranked.c.n == 1).subquery()
     rows = session.execute(
-        select(m.club_code, m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id,
+        select(m.club_code, m.member_no, m.status, p.pkz, public_name_column(p.surname).label("surname"),
+               public_name_column(p.given_name, given=True).label("given_name"), p.sex, p.birth_year, p.fide_id,
                p.nation, r.rating, r.rating_index, r.changed_at, last.c.event_date, last.c.tournament_id)
         .join(p, p.pkz == m.player_pkz)
         .outerjoin(r, r.player_pkz == p.pkz)

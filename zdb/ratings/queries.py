@@ -21,6 +21,7 @@ from zdb.editions.sources import ListSource
 from zdb.errors import ConflictError, NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
+from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating, RecalcState
@@ -117,7 +118,9 @@ def top_list(
         select(func.count(), func.max(r.changed_at)).select_from(p).join(r, r.player_pkz == p.pkz).where(*conditions)
     ).one()
     ranked = (
-        select(p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, r.rating, r.rating_index,
+        select(p.pkz, public_name_column(p.surname).label("surname"),
+               public_name_column(p.given_name, given=True).label("given_name"), p.sex, p.birth_year, p.fide_id,
+               p.nation, r.rating, r.rating_index,
                func.rank().over(order_by=r.rating.desc()).label("rank"))
         .join(r, r.player_pkz == p.pkz)
         .where(*conditions)
@@ -160,7 +163,8 @@ def club_statements(dialect: str, *, changed_since: bool) -> tuple[Select[*tuple
         .scalar_subquery()
     )
     rows = (
-        select(m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.birth_date, p.fide_id,
+        select(m.member_no, m.status, p.pkz, p.surname, p.given_name, p.objects_to_publication, p.sex, p.birth_year,
+               p.birth_date, p.fide_id,
                p.nation, r.rating, r.rating_index, r.changed_at, last_evaluation.label("last_evaluation"),
                func.count(p.pkz).over().label("total"), func.max(r.changed_at).over().label("changed"))
         .select_from(Club)
@@ -237,12 +241,13 @@ def _year_week(day: date | None) -> str | None:
 
 
 def _member(row: Mapping[Any, Any], visible: bool) -> dict[str, Any]:
+    withheld = bool(row["objects_to_publication"]) and not visible  # his club and the staff still see him
     return {
         "pkz": row["pkz"],
         "member_no": row["member_no"],
         "status": row["status"],
-        "surname": row["surname"],
-        "given_name": row["given_name"],
+        "surname": WITHHELD if withheld else row["surname"],
+        "given_name": "" if withheld else row["given_name"],
         "sex": row["sex"],
         "birth_year": row["birth_year"],
         "birth_date": row["birth_date"] if visible else None,

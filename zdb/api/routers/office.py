@@ -24,6 +24,7 @@ from zdb.federations.models import Federation
 from zdb.federations.schemas import ClubOut, FederationOut
 from zdb.office import memberships, persons, tree
 from zdb.office.merge import merge_persons
+from zdb.office.person_export import person_document
 from zdb.office.reach import recalculation_from
 from zdb.office.schemas import (
     ClubIn,
@@ -120,6 +121,18 @@ def merge(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: Me
         survivor=done.survivor, absorbed=done.absorbed, participations_moved=done.participations,
         memberships_moved=done.memberships, recalculation_from=recalculation_from(done.reach),  # type: ignore[arg-type]
     )  # fmt: skip
+
+
+@router.get(
+    "/players/{pkz}/export", summary="Everything held on a person, as one JSON document (admin)",
+    description="The record with its non-public fields, memberships, participations, the rating history, the "
+    "published editions that list him and the audit entries on his record: a data subject's request for his data.",
+    responses=problems(401, 403, 404),
+)  # fmt: skip
+def export_person(*, session: RequestSession, caller: Admin, pkz: PersonNumber) -> JSONResponse:
+    return JSONResponse(
+        person_document(session, pkz), headers={"Content-Disposition": f'attachment; filename="person-{pkz}.json"'}
+    )
 
 
 @router.get(
