@@ -6,6 +6,8 @@ import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from zdb.tournaments.schemas import UtcDateTime
+
 __all__ = ["EditionChange", "EditionIn", "EditionOut", "EditionRow"]
 
 
@@ -22,7 +24,7 @@ class EditionIn(BaseModel):
 class EditionOut(BaseModel):
     name: str = Field(examples=["2026-Q4"])
     as_of: datetime.date = Field(examples=["2026-10-01"])
-    published_at: datetime.datetime
+    published_at: UtcDateTime = Field(examples=["2026-10-01T03:00:00Z"])
     published_by: str = Field(description="the label of the token that published it, or the schedule")
     players: int = Field(description="rows of the edition", examples=[48213])
 

@@ -10,13 +10,14 @@ from sqlalchemy.orm import Session
 from zdb.errors import NotFoundError
 from zdb.players.models import Player
 from zdb.ratings.impact import RunChange, RunRecord, RunTournament
+from zdb.tournaments.schemas import UtcDateTime
 
 __all__ = ["RunChangeOut", "RunOut", "run_changes", "runs", "tournament_impact"]
 
 
 class RunOut(BaseModel):
     id: int = Field(examples=[412])
-    finished_at: str = Field(examples=["2026-10-02T06:01:12+00:00"])
+    finished_at: UtcDateTime = Field(examples=["2026-10-02T06:01:12Z"])
     from_scratch: bool
     tournaments: int = Field(description="tournaments re-evaluated", examples=[11])
     moved: int = Field(description="persons whose rating or index changed", examples=[35])
@@ -44,7 +45,7 @@ def _summary(run: RunRecord) -> str:
 
 def _out(run: RunRecord) -> RunOut:
     return RunOut(
-        id=run.id, finished_at=run.finished_at.isoformat(), from_scratch=run.from_scratch,
+        id=run.id, finished_at=run.finished_at, from_scratch=run.from_scratch,
         tournaments=run.tournaments, moved=run.moved, largest_change=run.largest_change, summary=_summary(run),
     )  # fmt: skip
 

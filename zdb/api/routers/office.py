@@ -81,6 +81,22 @@ def _membership(membership: Membership, reach: OrderKey | None = None) -> Member
     )  # fmt: skip
 
 
+_EXPORT: dict[str, Any] = {
+    "description": "The person's data as one document.",
+    "content": {
+        "application/json": {
+            "schema": {"type": "object"},
+            "example": {
+                "pkz": 10000042, "exported_at": "2026-12-02T21:00:00+00:00",
+                "record": {"pkz": 10000042, "surname": "Neumann", "given_name": "Nina", "birth_date": "2011-03-04"},
+                "merged_into_this": [], "memberships": [], "participations": [], "current_rating": [],
+                "rating_history": [], "published_editions": [], "audit": [],
+            },
+        }
+    },
+}  # fmt: skip
+
+
 def _created(body: Any, location: str) -> JSONResponse:
     return JSONResponse(body, status_code=201, headers={"Location": location})
 
@@ -127,7 +143,7 @@ def merge(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: Me
     "/players/{pkz}/export", summary="Everything held on a person, as one JSON document (admin)",
     description="The record with its non-public fields, memberships, participations, the rating history, the "
     "published editions that list him and the audit entries on his record: a data subject's request for his data.",
-    responses=problems(401, 403, 404),
+    responses={**problems(401, 403, 404), 200: _EXPORT},
 )  # fmt: skip
 def export_person(*, session: RequestSession, caller: Admin, pkz: PersonNumber) -> JSONResponse:
     return JSONResponse(

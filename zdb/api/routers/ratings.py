@@ -35,7 +35,10 @@ EditionName = Annotated[
 Prefix = Annotated[str | None, Query(max_length=5, description="club-code prefix of the federation subtree")]
 
 
-@router.get("/ratings/top", response_model=Page[TopListEntry], summary="Top list", dependencies=_AUTHENTICATED)
+@router.get(
+    "/ratings/top", response_model=Page[TopListEntry], summary="Top list", dependencies=_AUTHENTICATED,
+    description="Live, as of a day (at=, from the history), or as published (edition=).", responses=problems(404),
+)  # fmt: skip
 def top_list(
     *,
     request: Request,
