@@ -63,6 +63,8 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("run_id", "player_pkz", name=op.f("pk_recalc_run_changes")),
     )
+    with op.batch_alter_table("recalc_run_changes") as batch:
+        batch.create_index(batch.f("ix_recalc_run_changes_player_pkz"), ["player_pkz"], unique=False)
     op.create_table(
         "list_editions",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -107,6 +109,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("recalc_run_changes") as batch:
+        batch.drop_index(batch.f("ix_recalc_run_changes_player_pkz"))
     op.drop_table("recalc_run_changes")
     with op.batch_alter_table("recalc_run_tournaments") as batch:
         batch.drop_index(batch.f("ix_recalc_run_tournaments_tournament_id"))

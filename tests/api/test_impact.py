@@ -4,6 +4,8 @@ and after the run (the current ratings), never the impact's own tables."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from tests.api.test_submissions import _games, _post
 from tests.api.world import NAMES, World
 from tests.db.scenario import recalc
@@ -24,6 +26,7 @@ def test_a_late_tournament_says_whom_it_moved_and_how_far(fresh: World) -> None:
     assert submitted.status_code == 201, submitted.text
     late_id = submitted.json()["id"]
     assert fresh.get(f"/tournaments/{late_id}/impact").status_code == 404  # not evaluated yet
+    since = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=1)
     recalc(fresh.url)
     after = _cards(fresh)
     moved = {pkz: (before[pkz], after[pkz]) for pkz in after if after[pkz] != before[pkz]}
@@ -39,3 +42,7 @@ def test_a_late_tournament_says_whom_it_moved_and_how_far(fresh: World) -> None:
         assert (change["old_rating"], change["old_index"], change["new_rating"], change["new_index"]) == (*old, *new)
     assert abs(changes["items"][0]["change"]) == abs(largest)
     assert fresh.get("/recalculation/runs").json()["items"][0]["id"] == impact["id"]
+    # The change feed carries the values before beside the new ones.
+    feed = fresh.get("/ratings/changes", changed_since=since.isoformat()).json()["items"]
+    fed = {c["pkz"]: ((c["old_rating"], c["old_index"]), (c["rating"], c["rating_index"])) for c in feed}
+    assert {pkz: fed[pkz] for pkz in moved} == moved

@@ -47,7 +47,7 @@ class RunChange(Base):
     __tablename__ = "recalc_run_changes"
 
     run_id: Mapped[int] = mapped_column(ForeignKey("recalc_runs.id", ondelete="CASCADE"), primary_key=True)
-    player_pkz: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    player_pkz: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     old_rating: Mapped[int | None]
     old_index: Mapped[int | None] = mapped_column(SmallInteger)
     new_rating: Mapped[int | None]

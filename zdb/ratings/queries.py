@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, DateTime, Select, String, and_, bindparam, exists, func, join, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from zdb.auth.principal import Principal
 from zdb.editions.sources import ListSource
@@ -24,6 +24,7 @@ from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
+from zdb.ratings.impact import RunChange
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating, RecalcState
 from zdb.ratings.repository import state_from_columns
 from zdb.ratings.schemas import (
@@ -284,8 +285,24 @@ def rating_changes(
     total, changed = session.execute(
         select(func.count(), func.max(r.changed_at)).select_from(r).join(p, p.pkz == r.player_pkz).where(*conditions)
     ).one()
+    # The values before: those the last recalculation run that changed the player recorded.
+    c, last = aliased(RunChange), aliased(RunChange)
+    before = (
+        select(last.run_id).where(last.player_pkz == p.pkz).order_by(last.run_id.desc()).limit(1).correlate(p)
+    ).scalar_subquery()
+    old = and_(c.player_pkz == p.pkz, c.run_id == before)
     rows = session.execute(
-        select(p.pkz, p.surname, p.given_name, p.fide_id, r.rating, r.rating_index, r.changed_at)
+        select(
+            p.pkz,
+            public_name_column(p.surname).label("surname"),
+            public_name_column(p.given_name, given=True).label("given_name"),
+            p.fide_id,
+            r.rating,
+            r.rating_index,
+            r.changed_at,
+            select(c.old_rating).where(old).correlate(p).scalar_subquery().label("old_rating"),
+            select(c.old_index).where(old).correlate(p).scalar_subquery().label("old_index"),
+        )
         .join(p, p.pkz == r.player_pkz)
         .where(*conditions)
         .order_by(r.changed_at, p.pkz)
@@ -296,7 +313,8 @@ def rating_changes(
     items = [
         RatingChange(
             pkz=row.pkz, surname=row.surname, given_name=row.given_name, fide_id=row.fide_id, rating=row.rating,
-            rating_index=_index(row.rating, row.rating_index), changed_at=row.changed_at,
+            rating_index=_index(row.rating, row.rating_index), changed_at=row.changed_at, old_rating=row.old_rating,
+            old_index=row.old_index,
         )
         for row in rows
     ]  # fmt: skip
