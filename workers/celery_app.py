@@ -1,5 +1,5 @@
 """The Celery app: Redis broker, late acknowledgement, one task at a time per worker process,
-and a beat schedule for the sweeper.
+and a beat schedule for the sweeper and the quarterly edition of the rating list.
 
 A task is acknowledged only when it has finished (``acks_late``). If the worker's pool process
 dies meanwhile, the message is given back at once (``task_reject_on_worker_lost``); if the whole
@@ -15,6 +15,7 @@ for it anyway: while the time line is dirty the beat's sweep requests one every
 from __future__ import annotations
 
 from celery import Celery
+from celery.schedules import crontab
 
 from zdb.config import WORKER_QUEUE, Settings, settings
 
@@ -22,7 +23,11 @@ __all__ = ["app", "create_app"]
 
 
 def create_app(config: Settings) -> Celery:
-    celery = Celery("zdb", broker=config.broker_url or "redis://127.0.0.1:6379/0", include=["workers.tasks"])
+    celery = Celery(
+        "zdb",
+        broker=config.broker_url or "redis://127.0.0.1:6379/0",
+        include=["workers.tasks", "workers.edition_tasks"],
+    )
     celery.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,
@@ -45,6 +50,11 @@ def create_app(config: Settings) -> Celery:
                 "task": "zdb.forget-idempotency-keys",
                 "schedule": 3600.0,
                 "options": {"expires": 3600.0},
+            },
+            # The rating list's edition of each quarter, on its first day (workers.edition_tasks).
+            "zdb-quarterly-edition": {
+                "task": "zdb.publish_edition",
+                "schedule": crontab(minute=0, hour=3, day_of_month=1, month_of_year="1,4,7,10"),
             },
         },
         # beat's own bookkeeping; nothing of value: losing it only restarts the schedule

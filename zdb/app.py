@@ -21,10 +21,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from zdb import __version__
 from zdb.api.docs import install_docs
+from zdb.api.known_parameters import refuse_unknown_parameters
 from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
@@ -33,7 +34,10 @@ from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
+from zdb.api.routers import editions as editions_router
 from zdb.api.routers import files as files_router
+from zdb.api.routers import impact as impact_router
+from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
@@ -57,7 +61,8 @@ fields (the full birth date, which is never public; the birth year is).
 
 **Answers.** Lists take `limit` and `offset` and give `total`. Absent values are `null`,
 never left out and never 0. Every GET answer carries an `ETag` and `Last-Modified`; send
-the tag back as `If-None-Match` and an unchanged answer is a bodiless 304.
+the tag back as `If-None-Match` (or the time as `If-Modified-Since`) and an unchanged answer is a
+bodiless 304. An unknown query parameter is a 400, never ignored.
 
 **Errors** are RFC 9457 problem documents (`application/problem+json`) whose `errors`
 name each wrong field or line.
@@ -69,8 +74,13 @@ _TAGS = [
     {"name": "federations and clubs", "description": "The federation tree and its clubs."},
     {"name": "ratings", "description": "Top lists, the club software's list and change feed, the recalculation."},
     {"name": "access", "description": "The caller and the audit log."},
+    {"name": "office", "description": "Staff keep the record: persons, memberships, clubs, federations (admin)."},
     {"name": "meta", "description": "Problem types and health."},
 ]
+
+
+#: unknown query parameters are a 400 on every API address, never ignored
+_KNOWN_PARAMETERS = [Depends(refuse_unknown_parameters)]
 
 
 def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
@@ -132,10 +142,16 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         meta.router,
         health.router,
     ):
-        app.include_router(router, prefix=API_PREFIX)
-    app.include_router(submissions.router, prefix=API_PREFIX)
-    app.include_router(files_router.router, prefix=API_PREFIX)
-    app.include_router(tools_router.router, prefix=API_PREFIX)
+        app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
+    for router in (
+        submissions.router,
+        files_router.router,
+        tools_router.router,
+        office_router.router,
+        editions_router.router,
+        impact_router.router,
+    ):
+        app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)
@@ -145,6 +161,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     # Each middleware added wraps the ones before it: a request passes them from the last to
     # the first, before the body is read.
     writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
+    writers += token_routes(API_PREFIX, office_router.router, office_router.requires_admin)
+    writers += token_routes(API_PREFIX, editions_router.router, editions_router.requires_admin)
     app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))

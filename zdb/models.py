@@ -2,11 +2,13 @@
 
 from zdb.auth.models import ApiToken, AuditEntry
 from zdb.auth.web_sessions import WebSession
+from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
+from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = [
@@ -14,17 +16,22 @@ __all__ = [
     "AuditEntry",
     "Base",
     "Club",
+    "EditionRating",
     "Evaluation",
     "Federation",
     "GameRow",
     "HistoryRow",
     "IdempotencyKey",
     "InitialState",
+    "ListEdition",
     "Membership",
     "Participation",
     "Player",
     "PlayerRating",
     "RecalcState",
+    "RunChange",
+    "RunRecord",
+    "RunTournament",
     "StartRatingRow",
     "TournamentRecord",
     "TournamentVersion",

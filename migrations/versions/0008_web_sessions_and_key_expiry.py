@@ -6,7 +6,7 @@ token. ``ix_idempotency_keys_created_at``: keys older than the documented window
 by the writes and by the worker's beat, without reading the whole table.
 
 Revision ID: 0008
-Revises: 0005
+Revises: 0007
 Create Date: 2026-12-02 21:00:00.000000
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0005"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -129,7 +129,7 @@ def test_a_streamed_upload_over_its_limit_is_refused(app: FastAPI, postgres_url:
 def test_other_endpoints_take_the_default_limit(app: FastAPI) -> None:
     # 48 KB: over the default of 32 KB here, under the upload limit of 64 KB.
     body = b"x" * (48 * 1024)
-    _problem(_send(app, "POST", "/api/v1/players", content=body), 413, "payload-too-large")
+    _problem(_send(app, "POST", "/api/v1/me", content=body), 413, "payload-too-large")
     answer = _send(app, "POST", "/referee/upload", content=body)
     assert answer.status_code != 413
 

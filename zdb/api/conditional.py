@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from email.utils import format_datetime
+from email.utils import format_datetime, parsedate_to_datetime
 
 from fastapi import Request, Response
 from pydantic import BaseModel
@@ -50,4 +50,23 @@ def conditional_bytes(request: Request, body: bytes, *stamps: datetime | None) -
     }
     if etag_matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
+    if "if-none-match" not in request.headers and _not_modified_since(request, modified):
+        return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
+
+
+def _not_modified_since(request: Request, modified: datetime) -> bool:
+    """RFC 9110 §13.1.3: If-Modified-Since counts only without If-None-Match, on GET and HEAD;
+    a date that cannot be read is ignored. Last-Modified is to the second, so is the comparison."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    since = request.headers.get("if-modified-since")
+    if not since:
+        return False
+    try:
+        moment = parsedate_to_datetime(since)
+    except (TypeError, ValueError, IndexError):
+        return False
+    if moment.tzinfo is None:
+        return False
+    return as_utc(modified).replace(microsecond=0) <= moment

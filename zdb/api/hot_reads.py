@@ -29,6 +29,7 @@ from functools import cache
 from typing import Any
 
 from fastapi import Request, Response
+from fastapi.responses import RedirectResponse
 from pydantic_core import to_json
 from sqlalchemy import Dialect, Engine, Select
 from starlette.concurrency import run_in_threadpool
@@ -101,6 +102,10 @@ async def fetch(request: Request, statements: Sequence[Statement], params: Mappi
 async def player_card_answer(request: Request, caller: Principal, pkz: int, at: date | None) -> Response:
     player, memberships, history = await fetch(request, _CARD, {"pkz": pkz})
     first = player[0] if player else None
+    if first is not None and first["merged_into"] is not None:
+        # A merged record's number points at the survivor forever (RFC 9110 §15.4.9: method kept).
+        path = f"{request.url.path.rsplit('/', 1)[0]}/{first['merged_into']}"
+        return RedirectResponse(str(request.url.replace(path=path)), status_code=308)
     card = card_fields(pkz, first, memberships, history, viewer=caller, at=at)
     assert first is not None  # card_fields refuses a player who does not exist
     return conditional_bytes(request, to_json(card), card["rating_changed_at"], results_stamp_of(first))

@@ -115,8 +115,8 @@ def install_openapi(app: FastAPI) -> None:
                 responses = operation.setdefault("responses", {})
                 if operation.get("parameters") or operation.get("requestBody") or "422" in responses:
                     responses["422"] = _problem(422)
-                if operation.get("requestBody"):
-                    responses.setdefault("400", _problem(400))  # a body that is not JSON at all
+                # a body that is not JSON at all, or a query parameter the operation does not know
+                responses.setdefault("400", _problem(400))
                 responses.setdefault("401", _problem(401))
                 responses.setdefault("500", _problem(500))
                 responses.setdefault("503", _problem(503))
@@ -125,7 +125,11 @@ def install_openapi(app: FastAPI) -> None:
                     operation["security"] = [{}, {"HTTPBearer": []}]
                 if method == "get":
                     responses.setdefault(
-                        "304", {"description": "Not modified: the If-None-Match tag is the current ETag."}
+                        "304",
+                        {
+                            "description": "Not modified: the If-None-Match tag is the current ETag (or, without "
+                            "If-None-Match, nothing changed since If-Modified-Since)."
+                        },
                     )
                 for status, response in responses.items():
                     content = response.get("content", {}).get("application/json")

@@ -7,7 +7,9 @@ it), a district by a longer prefix. A club's code is the 5-character VKZ/ZPS.
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, ForeignKey, String
+from datetime import date
+
+from sqlalchemy import CheckConstraint, Date, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
@@ -26,6 +28,7 @@ class Federation(Base):
     name: Mapped[str] = mapped_column(String(200))
     level: Mapped[int]  # 0 national, 1 regional, 2 district, 3 sub-district
     parent_prefix: Mapped[str | None] = mapped_column(ForeignKey("federations.prefix"), index=True)
+    dissolved_on: Mapped[date | None] = mapped_column(Date)  # kept for the record; None: in being
 
 
 class Club(Base):
@@ -35,3 +38,4 @@ class Club(Base):
     code: Mapped[str] = mapped_column(String(5), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
     federation_prefix: Mapped[str] = mapped_column(ForeignKey("federations.prefix"), index=True)
+    dissolved_on: Mapped[date | None] = mapped_column(Date)  # its memberships ended that day

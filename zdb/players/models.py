@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, Date, DateTime, ForeignKey, Index, String, func, text
+from sqlalchemy import BigInteger, CheckConstraint, Date, DateTime, ForeignKey, Index, String, false, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
@@ -36,6 +36,10 @@ class Player(Base):
     fide_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     nation: Mapped[str | None] = mapped_column(String(3))
     guest: Mapped[bool] = mapped_column(default=False)
+    #: objected to publication: his name is withheld from public pages and lists (zdb.players.privacy)
+    objects_to_publication: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: set by a merge: this number was absorbed by that one and answers with a redirect to it
+    merged_into: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("players.pkz"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

@@ -18,15 +18,17 @@ from datetime import date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, bindparam, exists, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from zdb.auth.principal import Principal
 from zdb.common.like import like_pattern
 from zdb.common.names import fold_name
 from zdb.common.utc import as_utc
+from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
+from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
@@ -86,9 +88,12 @@ def search_players(
     """A page of players matching every filter given, by surname; the total and the time of the
     latest change among them (a new player or a rating change)."""
     p, r = Player, PlayerRating
-    conditions: list[ColumnElement[bool]] = []
+    conditions: list[ColumnElement[bool]] = [p.merged_into.is_(None)]  # a merged record lives on in its survivor
     for term in name_terms(name or ""):
         conditions.append(p.search_name.like(like_pattern(term), escape="\\"))
+    if name:
+        # A withheld name is not found by searching for it (zdb.players.privacy).
+        conditions.append(p.objects_to_publication.is_(False))
     if club is not None:
         m = Membership
         conditions.append(exists().where(m.player_pkz == p.pkz, m.club_code == club, m.valid_until.is_(None)))
@@ -102,7 +107,16 @@ def search_players(
     ).one()
     rows = session.execute(
         select(
-            p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest, r.rating, r.rating_index
+            p.pkz,
+            public_name_column(p.surname).label("surname"),
+            public_name_column(p.given_name, given=True).label("given_name"),
+            p.sex,
+            p.birth_year,
+            p.fide_id,
+            p.nation,
+            p.guest,
+            r.rating,
+            r.rating_index,
         )
         .outerjoin(r, r.player_pkz == p.pkz)
         .where(*conditions)
@@ -134,6 +148,18 @@ def search_players(
 #: the player card's statements, each with the parameter ``pkz``: the player with his current and
 #: initial rating, his memberships (current and past), his history with every evaluation's figures
 _p, _r, _i, _m, _h, _e, _v = Player, PlayerRating, InitialState, Membership, HistoryRow, Evaluation, TournamentVersion
+_er, _ed = EditionRating, ListEdition
+#: the last published edition that lists the player
+_lr, _le = aliased(EditionRating), aliased(ListEdition)
+_LAST_EDITION = (
+    select(_lr.edition_id)
+    .join(_le, _le.id == _lr.edition_id)
+    .where(_lr.player_pkz == _p.pkz)
+    .order_by(_le.as_of.desc(), _le.id.desc())
+    .limit(1)
+    .correlate(_p)
+    .scalar_subquery()
+)
 CARD_PLAYER = (
     select(
         _p.pkz,
@@ -145,6 +171,12 @@ CARD_PLAYER = (
         _p.fide_id,
         _p.nation,
         _p.guest,
+        _p.merged_into,
+        _p.objects_to_publication,
+        _ed.name.label("edition"),
+        _ed.as_of.label("edition_as_of"),
+        _er.rating.label("published_rating"),
+        _er.rating_index.label("published_index"),
         _r.rating,
         _r.rating_index,
         _r.changed_at.label("rating_changed_at"),
@@ -153,6 +185,8 @@ CARD_PLAYER = (
     )
     .outerjoin(_r, _r.player_pkz == _p.pkz)
     .outerjoin(_i, _i.player_pkz == _p.pkz)
+    .outerjoin(_er, and_(_er.player_pkz == _p.pkz, _er.edition_id == _LAST_EDITION))
+    .outerjoin(_ed, _ed.id == _er.edition_id)
     .where(_p.pkz == bindparam("pkz"))
 )
 CARD_MEMBERSHIPS = (
@@ -269,10 +303,11 @@ def card_fields(
         initial = player["initial_index"]
         when = rating_at(entries, None if initial is None else (player["initial_rating"], initial), at)
     rating = player["rating"]
+    withheld = bool(player["objects_to_publication"]) and not visible
     return {
         "pkz": player["pkz"],
-        "surname": player["surname"],
-        "given_name": player["given_name"],
+        "surname": WITHHELD if withheld else player["surname"],
+        "given_name": "" if withheld else player["given_name"],
         "sex": player["sex"],
         "birth_year": player["birth_year"],
         "birth_date": player["birth_date"] if visible else None,
@@ -286,6 +321,14 @@ def card_fields(
         "memberships": clubs,
         "history": entries,
         "rating_at": when,
+        "published": None
+        if player["edition"] is None
+        else {
+            "edition": player["edition"],
+            "as_of": player["edition_as_of"],
+            "rating": player["published_rating"],
+            "rating_index": player["published_index"],
+        },
     }
 
 

@@ -68,6 +68,13 @@ class RatingAt(BaseModel):
     event: str | None = Field(description="that event", examples=["BLZ"])
 
 
+class PublishedRating(BaseModel):
+    edition: str = Field(description="the last published edition of the rating list", examples=["2026-Q4"])
+    as_of: date = Field(examples=["2026-09-30"])
+    rating: int = Field(examples=[1719])
+    rating_index: int = Field(examples=[14])
+
+
 class PlayerCard(BaseModel):
     pkz: int = Field(examples=[10000042])
     surname: str = Field(examples=["Müller"])
@@ -85,3 +92,6 @@ class PlayerCard(BaseModel):
     memberships: list[MembershipOut] = Field(description="current and past")
     history: list[HistoryEntry] = Field(description="every event in the order of the time line")
     rating_at: RatingAt | None = Field(description="the rating on the date asked for with ?at=")
+    published: PublishedRating | None = Field(
+        default=None, description="the rating in the last published edition that lists the player, beside the live one"
+    )

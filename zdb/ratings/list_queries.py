@@ -17,10 +17,12 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from zdb.common.like import like_pattern
+from zdb.editions.sources import ListSource
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.formats.dsb_files import ClubRow, FederationRow, MemberRow
 from zdb.players.models import Membership, Player
+from zdb.players.privacy import public_name_column
 from zdb.ratings.models import HistoryRow, PlayerRating
 
 __all__ = ["club_members", "federation_clubs", "federation_members", "federations_of", "require_federation"]
@@ -32,11 +34,16 @@ def require_federation(session: Session, prefix: str) -> None:
         raise NotFoundError(f"no federation has the prefix {prefix!r}")
 
 
-def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tuple[list[MemberRow], datetime | None]:
+def _members(
+    session: Session, membership: Sequence[ColumnElement[bool]], source: ListSource | None = None
+) -> tuple[list[MemberRow], datetime | None]:
     """The current memberships matching ``membership`` with their players' public data, by club
-    and membership number; and the latest rating change among them."""
-    m, p, r, h = Membership, Player, PlayerRating, HistoryRow
-    current = [m.valid_until.is_(None), *membership]
+    and membership number; and the latest rating change among them. With a ``source``: its
+    ratings, the memberships of its day, the last evaluation up to that day."""
+    source = source or ListSource(PlayerRating)
+    m, p, r, h = Membership, Player, source.ratings, HistoryRow
+    current = [*source.member_on_day(), *membership]
+    until = [] if source.on is None else [h.event_date <= source.on]
     listed = select(m.player_pkz).where(*current)
     ranked = (
         select(
@@ -47,7 +54,7 @@ def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tup
             .over(partition_by=h.player_pkz, order_by=(h.event_date.desc(), h.event_text.desc(), h.event_id.desc()))
             .label("n"),
         )
-        .where(h.event_phase == 1, h.evaluated.is_(True), h.player_pkz.in_(listed))
+        .where(h.event_phase == 1, h.evaluated.is_(True), h.player_pkz.in_(listed), *until)
         .subquery()
     )
     last = select(ranked.c.player_pkz, ranked.c.event_date, ranked.c.tournament_id).where(ranked.c.n == 1).subquery()
@@ -57,8 +64,8 @@ def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tup
             m.member_no,
             m.status,
             p.pkz,
-            p.surname,
-            p.given_name,
+            public_name_column(p.surname).label("surname"),
+            public_name_column(p.given_name, given=True).label("given_name"),
             p.sex,
             p.birth_year,
             p.fide_id,
@@ -98,10 +105,12 @@ def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tup
     return members, changed
 
 
-def federation_members(session: Session, prefix: str) -> tuple[list[MemberRow], datetime | None]:
+def federation_members(
+    session: Session, prefix: str, source: ListSource | None = None
+) -> tuple[list[MemberRow], datetime | None]:
     """Every current membership in a club of the subtree ``prefix`` (``""``: the whole DSB)."""
     condition = [Membership.club_code.like(like_pattern(prefix, prefix_only=True), escape="\\")] if prefix else []
-    return _members(session, condition)
+    return _members(session, condition, source)
 
 
 def club_members(session: Session, code: str) -> tuple[list[MemberRow], datetime | None]:

@@ -14,18 +14,21 @@ from functools import cache, lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, DateTime, Select, String, and_, bindparam, exists, func, join, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from zdb.auth.principal import Principal
 from zdb.common.like import like_pattern
 from zdb.common.utc import as_utc
+from zdb.editions.sources import ListSource
 from zdb.errors import ConflictError, NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
+from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS, evaluation_figures
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
+from zdb.ratings.recalculation.impact import RunChange
 from zdb.ratings.recalculation.repository import state_from_columns
 from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS, current_run, read_state
 from zdb.ratings.recalculation.tournament_loader import load_tournaments
@@ -89,11 +92,14 @@ def top_list(
     year: int,
     limit: int,
     offset: int,
+    source: ListSource | None = None,
 ) -> tuple[list[TopListEntry], int, datetime | None]:
     """Rated players (guests never), best first; equal ratings share a rank. Age is ``year``
     minus birth year: an age filter leaves out players whose birth year is unknown. Federation
-    and ``active`` look at current memberships (in a club of the subtree, when given)."""
-    p, r, m = Player, PlayerRating, Membership
+    and ``active`` look at current memberships (in a club of the subtree, when given); with a
+    ``source``, its ratings and the memberships of its day (``at=``, ``edition=``)."""
+    source = source or ListSource(PlayerRating)
+    p, r, m = Player, source.ratings, Membership
     conditions: list[ColumnElement[bool]] = [r.rating.is_not(None), p.guest.is_(False)]
     if sex is not None:
         conditions.append(p.sex == sex)
@@ -101,7 +107,7 @@ def top_list(
         conditions.append(p.birth_year <= year - age_min)
     if age_max is not None:
         conditions.append(p.birth_year >= year - age_max)
-    membership: list[ColumnElement[bool]] = [m.player_pkz == p.pkz, m.valid_until.is_(None)]
+    membership: list[ColumnElement[bool]] = [m.player_pkz == p.pkz, *source.member_on_day()]
     if federation:
         membership.append(m.club_code.like(like_pattern(federation, prefix_only=True), escape="\\"))
     if active is True:
@@ -117,8 +123,8 @@ def top_list(
     ranked = (
         select(
             p.pkz,
-            p.surname,
-            p.given_name,
+            public_name_column(p.surname).label("surname"),
+            public_name_column(p.given_name, given=True).label("given_name"),
             p.sex,
             p.birth_year,
             p.fide_id,
@@ -182,6 +188,7 @@ def club_statements(dialect: str, *, changed_since: bool) -> tuple[Select[*tuple
             p.pkz,
             p.surname,
             p.given_name,
+            p.objects_to_publication,
             p.sex,
             p.birth_year,
             p.birth_date,
@@ -271,12 +278,13 @@ def _year_week(day: date | None) -> str | None:
 
 
 def _member(row: Mapping[Any, Any], visible: bool) -> dict[str, Any]:
+    withheld = bool(row["objects_to_publication"]) and not visible  # his club and the staff still see him
     return {
         "pkz": row["pkz"],
         "member_no": row["member_no"],
         "status": row["status"],
-        "surname": row["surname"],
-        "given_name": row["given_name"],
+        "surname": WITHHELD if withheld else row["surname"],
+        "given_name": "" if withheld else row["given_name"],
         "sex": row["sex"],
         "birth_year": row["birth_year"],
         "birth_date": row["birth_date"] if visible else None,
@@ -313,8 +321,24 @@ def rating_changes(
     total, changed = session.execute(
         select(func.count(), func.max(r.changed_at)).select_from(r).join(p, p.pkz == r.player_pkz).where(*conditions)
     ).one()
+    # The values before: those the last recalculation run that changed the player recorded.
+    c, last = aliased(RunChange), aliased(RunChange)
+    before = (
+        select(last.run_id).where(last.player_pkz == p.pkz).order_by(last.run_id.desc()).limit(1).correlate(p)
+    ).scalar_subquery()
+    old = and_(c.player_pkz == p.pkz, c.run_id == before)
     rows = session.execute(
-        select(p.pkz, p.surname, p.given_name, p.fide_id, r.rating, r.rating_index, r.changed_at)
+        select(
+            p.pkz,
+            public_name_column(p.surname).label("surname"),
+            public_name_column(p.given_name, given=True).label("given_name"),
+            p.fide_id,
+            r.rating,
+            r.rating_index,
+            r.changed_at,
+            select(c.old_rating).where(old).correlate(p).scalar_subquery().label("old_rating"),
+            select(c.old_index).where(old).correlate(p).scalar_subquery().label("old_index"),
+        )
         .join(p, p.pkz == r.player_pkz)
         .where(*conditions)
         .order_by(r.changed_at, p.pkz)
@@ -331,6 +355,8 @@ def rating_changes(
             rating=row.rating,
             rating_index=_index(row.rating, row.rating_index),
             changed_at=row.changed_at,
+            old_rating=row.old_rating,
+            old_index=row.old_index,
         )
         for row in rows
     ]

@@ -83,6 +83,10 @@ class RatingChange(BaseModel):
     rating: int | None = Field(examples=[1729])
     rating_index: int | None = Field(examples=[14])
     changed_at: UtcDateTime = Field(examples=["2026-09-21T08:15:00Z"])
+    old_rating: int | None = Field(
+        default=None, description="before the change (null: unrated before, or no run recorded it)", examples=[1712]
+    )
+    old_index: int | None = Field(default=None, examples=[13])
 
 
 class RatingChangeFeed(BaseModel):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 
 from sqlalchemy import and_, select, update
 from sqlalchemy.orm import Session
@@ -30,7 +31,7 @@ from zdb.rating import OrderKey
 from zdb.ratings.recalculation.dirty import mark_dirty
 from zdb.tournaments.models import Participation, TournamentRecord, TournamentVersion
 
-__all__ = ["KnownPerson", "known_people", "learn_birth_years"]
+__all__ = ["KnownPerson", "known_people", "learn_birth_years", "mark_stale"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,17 +75,18 @@ def learn_birth_years(session: Session, years: Mapping[int, int]) -> OrderKey | 
             .values(birth_year=year)
             .execution_options(synchronize_session=False)
         )
-    return _mark_stale(session, list(years))
+    return mark_stale(session, list(years))
 
 
-def _mark_stale(session: Session, numbers: list[int]) -> OrderKey | None:
-    """Every tournament of the time line these persons play in (current version, not withdrawn)."""
+def mark_stale(session: Session, numbers: list[int], since: date | None = None) -> OrderKey | None:
+    """Every tournament of the time line these persons play in (current version, not withdrawn;
+    ``since``: ending on or after that day); returns the earliest place made dirty."""
     t, v, p = TournamentRecord, TournamentVersion, Participation
     rows = session.execute(
         select(t.id, v.end_date, v.acronym)
         .join(v, and_(v.tournament_id == t.id, v.version == t.current_version))
         .join(p, and_(p.tournament_id == t.id, p.version == t.current_version))
-        .where(p.player_pkz.in_(numbers), t.status != "withdrawn")
+        .where(p.player_pkz.in_(numbers), t.status != "withdrawn", *([] if since is None else [v.end_date >= since]))
         .distinct()
     ).all()
     if not rows:

@@ -24,8 +24,10 @@ from pydantic import BaseModel, Field
 from zdb.api.conditional import conditional_json, etag_matches
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
+from zdb.api.routers.ratings import AtDate, EditionName
 from zdb.auth.repository import last_write_at
 from zdb.common.utc import as_utc
+from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import RequestSession, get_principal
 from zdb.formats import dsb_files
 from zdb.ratings import list_queries
@@ -177,10 +179,13 @@ def rating_list(
         str, Query(max_length=4, description="club-code prefix of the federation subtree; empty: the whole DSB")
     ] = "",
     encoding: Encoding = "utf-8",
+    at: AtDate = None,
+    edition: EditionName = None,
 ) -> Response:
     if federation:
         list_queries.require_federation(session, federation)
-    members, changed = list_queries.federation_members(session, federation)
+    source = list_source(session, at=at, edition=edition)
+    members, changed = list_queries.federation_members(session, federation, source)
     clubs = list_queries.federation_clubs(session, federation)
     federations = list_queries.federations_of(session, federation)
     stamps = [changed, results_stamp(session), last_write_at(session)]

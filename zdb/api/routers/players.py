@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
@@ -49,7 +49,15 @@ def search_players(
     return conditional_json(request, paging.page(items, total), stamp, results_stamp(session))
 
 
-@router.get("/{pkz}", response_model=PlayerCard, summary="The player card", responses=problems(404))
+_MERGED: dict[int | str, dict[str, Any]] = {
+    308: {
+        "description": "The person number was merged into another: Location names the surviving record's card.",
+        "headers": {"Location": {"description": "the surviving record's card", "schema": {"type": "string"}}},
+    }
+}
+
+
+@router.get("/{pkz}", response_model=PlayerCard, summary="The player card", responses={**problems(404), **_MERGED})
 async def player_card(
     *,
     request: Request,

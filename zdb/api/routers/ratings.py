@@ -3,7 +3,7 @@ change feed, and the status of the recalculation."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -12,6 +12,7 @@ from zdb.api.conditional import conditional_json
 from zdb.api.hot_reads import club_ratings_answer
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
+from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import Paging, QueryDateTime, ReadCaller, RequestSession, get_principal
 from zdb.endpoints.pagination import MAX_LIMIT, Page
 from zdb.ratings import queries
@@ -26,10 +27,22 @@ _AUTHENTICATED = [Depends(get_principal)]
 #: a club's member list is answered in one call: its pages are larger than other lists'
 CLUB_LIMIT = 5000
 
+#: a list as of a day, from the stored history; or a published edition (zdb.editions)
+AtDate = Annotated[date | None, Query(description="the list as of this day (YYYY-MM-DD), from the history")]
+EditionName = Annotated[
+    str | None, Query(max_length=20, description="a published edition instead of the live list", examples=["2026-Q4"])
+]
 Prefix = Annotated[str | None, Query(max_length=5, description="club-code prefix of the federation subtree")]
 
 
-@router.get("/ratings/top", response_model=Page[TopListEntry], summary="Top list", dependencies=_AUTHENTICATED)
+@router.get(
+    "/ratings/top",
+    response_model=Page[TopListEntry],
+    summary="Top list",
+    dependencies=_AUTHENTICATED,
+    description="Live, as of a day (at=, from the history), or as published (edition=).",
+    responses=problems(404),
+)
 def top_list(
     *,
     request: Request,
@@ -45,7 +58,10 @@ def top_list(
     year: Annotated[
         int | None, Query(ge=1900, le=2200, description="the year ages refer to; default: this year")
     ] = None,
+    at: AtDate = None,
+    edition: EditionName = None,
 ) -> Response:
+    source = list_source(session, at=at, edition=edition)
     items, total, stamp = queries.top_list(
         session,
         federation=federation,
@@ -56,6 +72,7 @@ def top_list(
         year=year or datetime.now(UTC).year,
         limit=paging.limit,
         offset=paging.offset,
+        source=source,
     )
     return conditional_json(request, paging.page(items, total), stamp, queries.results_stamp(session))
 

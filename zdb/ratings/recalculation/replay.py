@@ -42,7 +42,7 @@ from zdb.rating import (
     replay_steps,
 )
 from zdb.ratings.models import Evaluation, HistoryRow, StartRatingRow
-from zdb.ratings.recalculation import mending, tournament_loader
+from zdb.ratings.recalculation import impact, mending, tournament_loader
 from zdb.ratings.recalculation import repository as repo
 from zdb.ratings.recalculation.shadow_tables import ShadowTables
 from zdb.ratings.recalculation.state import finish_run, run_start
@@ -178,7 +178,11 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
     repo.write_steps(session, replayed(), into=shadow.target if shadow is not None else str)
     if shadow is not None:
         shadow.swap()
+    before = impact.stored_ratings(session)
     changed = repo.replace_current_ratings(session, final)
+    impact.record_impact(
+        session, generation=generation, from_scratch=True, tournaments=versions, before=before, after=final
+    )
     _mark_evaluated(session, versions, withdrawn, generation)
     session.execute(update(StartRatingRow).values(evaluated=True))
     return len(versions), changed, 0
@@ -294,7 +298,16 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
         ],
     )
     repo.write_steps(session, ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps), only)
+    before = impact.stored_ratings(session, result.final_states)
     repo.write_current_ratings(session, result.final_states)
+    impact.record_impact(
+        session,
+        generation=generation,
+        from_scratch=False,
+        tournaments=[*touched_tournaments, *versions],
+        before=before,
+        after=result.final_states,
+    )
     _mark_evaluated(session, versions, [p.id for p in pending if p.withdrawn], generation)
     for start in starts:
         session.execute(

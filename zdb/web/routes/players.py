@@ -5,11 +5,13 @@ recalculation wrote it."""
 
 from __future__ import annotations
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi import Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy import select
 
 from zdb.auth.principal import PUBLIC
 from zdb.endpoints.dependencies import PersonNumber, RequestSession
+from zdb.players.models import Player
 from zdb.players.queries import player_card
 from zdb.web.chart import rating_chart
 from zdb.web.rendering import render
@@ -21,7 +23,11 @@ router = page_router()
 
 
 @router.get("/players/{pkz}", response_class=HTMLResponse)
-def player_page(request: Request, session: RequestSession, pkz: PersonNumber) -> HTMLResponse:
+def player_page(request: Request, session: RequestSession, pkz: PersonNumber) -> Response:
+    survivor = session.execute(select(Player.merged_into).where(Player.pkz == pkz)).scalar()
+    if survivor is not None:
+        # A merged record's page moved for good to the surviving person number.
+        return RedirectResponse(str(request.url_for("player_page", pkz=str(survivor))), status_code=301)
     card = player_card(session, pkz, PUBLIC)
     history = list(reversed(card.history))  # the latest first, as a reader looks for it
     last = next((e for e in history if e.kind == "tournament" and e.stored and e.new_rating is not None), None)

@@ -7,6 +7,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from zdb.endpoints.dependencies import RequestSession
+from zdb.ratings.impact_queries import runs
 from zdb.ratings.queries import recalc_status
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
@@ -22,4 +23,6 @@ def recalculation_page(request: Request, session: RequestSession) -> HTMLRespons
     percent = None
     if status.progress is not None and status.progress.total:
         percent = round(100 * status.progress.done / status.progress.total)
-    return render(request, "recalculation.html", {"status": status, "percent": percent})
+    last, _ = runs(session, limit=1, offset=0)
+    impact = last[0] if last else None
+    return render(request, "recalculation.html", {"status": status, "percent": percent, "impact": impact})

@@ -8,9 +8,12 @@ from typing import Annotated, Any
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
+from sqlalchemy.orm import Session
 
 from zdb.endpoints.dependencies import PersonNumber, RequestSession, TournamentId
+from zdb.errors import NotFoundError
 from zdb.ratings.evaluation_report import evaluation_report
+from zdb.ratings.impact_queries import RunOut, tournament_impact
 from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, tournament_detail
@@ -24,6 +27,14 @@ from zdb.web.team_view import kept_team_view
 __all__ = ["router"]
 
 router = page_router()
+
+
+def _impact(session: Session, tournament_id: int) -> RunOut | None:
+    """What the last evaluation of the tournament moved (None: not evaluated yet)."""
+    try:
+        return tournament_impact(session, tournament_id)
+    except NotFoundError:
+        return None
 
 
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
@@ -41,6 +52,7 @@ def tournament_page(
         "detail": detail,
         "report": report,
         "federation_name": federation_name(session, detail.federation_prefix),
+        "impact": _impact(session, tournament_id),
     }
     if detail.kind == "team_season":
         team = kept_team_view(session, tournament_id, detail.version, notation)

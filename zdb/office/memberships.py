@@ -1,0 +1,195 @@
+"""Memberships as the rating office keeps them: a join, a change of number or status, a leave,
+a transfer from one club to another.
+
+``valid_until`` is the last day of a membership. A transfer ends the old membership the day
+before the new one begins, so the person belongs to exactly one of the two clubs on every day.
+
+A join is an input of evaluations when the person was a guest: WO 3.4.3 makes a guest a person
+who is not and never was a member of a federation club, so from the day he joins he is a member.
+His participations in tournaments ending on or after that day count him as a member, and those
+tournaments are redone; the ones before stay guest evaluations, as they were played. Leaving a
+club never makes a person a guest again. Flushes, never commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from sqlalchemy import exists, select, update
+from sqlalchemy.orm import Session
+
+from zdb.auth.principal import Principal
+from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.federations.models import Club
+from zdb.office.audit import changed_values, record_change
+from zdb.office.persons import player_for_change
+from zdb.office.reach import recalculation_from
+from zdb.players.models import Membership
+from zdb.rating import OrderKey
+from zdb.tournaments.models import Participation, TournamentVersion
+from zdb.tournaments.person_facts import mark_stale
+
+__all__ = ["Joined", "edit_membership", "join", "membership_values", "transfer"]
+
+_STATUSES = ("active", "passive")
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    membership: Membership
+    #: the earliest place of the time line the join made dirty (None: he was a member already)
+    reach: OrderKey | None
+
+
+def membership_values(membership: Membership) -> dict[str, Any]:
+    m = membership
+    return {
+        "club_code": m.club_code,
+        "member_no": m.member_no,
+        "status": m.status,
+        "valid_from": m.valid_from,
+        "valid_until": m.valid_until,
+    }
+
+
+def _open_club(session: Session, code: str, field: str) -> Club:
+    club = session.get(Club, code)
+    if club is None:
+        raise ValidationError([ValidationProblem(field, f"no club has the code {code!r}")])
+    if club.dissolved_on is not None:
+        raise ConflictError(f"club {code} was dissolved on {club.dissolved_on.isoformat()}")
+    return club
+
+
+def _check_number(session: Session, club: str, number: int | None, but: int | None = None) -> None:
+    if number is None:
+        return
+    holder = session.execute(
+        select(Membership.player_pkz).where(
+            Membership.club_code == club,
+            Membership.member_no == number,
+            Membership.valid_until.is_(None),
+            Membership.id != (but or 0),
+        )
+    ).scalar()
+    if holder is not None:
+        raise ConflictError(f"membership number {number} of club {club} is held by player {holder}")
+
+
+def _current(session: Session, pkz: int, club: str) -> Membership | None:
+    return session.execute(
+        select(Membership).where(
+            Membership.player_pkz == pkz, Membership.club_code == club, Membership.valid_until.is_(None)
+        )
+    ).scalar_one_or_none()
+
+
+def _becomes_member(session: Session, pkz: int, since: date) -> OrderKey | None:
+    p, v = Participation, TournamentVersion
+    played_since = exists().where(v.tournament_id == p.tournament_id, v.version == p.version, v.end_date >= since)
+    session.execute(
+        update(p)
+        .where(p.player_pkz == pkz, played_since)
+        .values(member=True)
+        .execution_options(synchronize_session=False)
+    )
+    return mark_stale(session, [pkz], since)
+
+
+def join(
+    session: Session, caller: Principal, pkz: int, club: str, *, member_no: int | None, status: str, valid_from: date
+) -> Joined:
+    player = player_for_change(session, pkz)
+    _open_club(session, club, "body.club_code")
+    if status not in _STATUSES:
+        raise ValidationError([ValidationProblem("body.status", f"must be active or passive, got {status!r}")])
+    if _current(session, pkz, club) is not None:
+        raise ConflictError(f"player {pkz} is a member of club {club} already")
+    _check_number(session, club, member_no)
+    membership = Membership(player_pkz=pkz, club_code=club, member_no=member_no, status=status, valid_from=valid_from)
+    session.add(membership)
+    session.flush()
+    reach = None
+    if player.guest:
+        player.guest = False
+        session.flush()
+        reach = _becomes_member(session, pkz, valid_from)
+    record_change(
+        session,
+        caller,
+        "membership.join",
+        f"player {pkz}",
+        before=None,
+        after=membership_values(membership),
+        membership=membership.id,
+        was_guest=reach is not None or None,
+        recalculation_from=recalculation_from(reach),
+    )
+    return Joined(membership, reach)
+
+
+def edit_membership(session: Session, caller: Principal, membership_id: int, given: Mapping[str, Any]) -> Membership:
+    """A new number or status, a corrected start, or the leave (``valid_until``, the last day)."""
+    membership = session.get(Membership, membership_id, with_for_update=True)
+    if membership is None:
+        raise NotFoundError(f"membership {membership_id} does not exist")
+    before = membership_values(membership)
+    values = {**before, **{k: v for k, v in given.items() if k in ("member_no", "status", "valid_from", "valid_until")}}
+    problems = []
+    if values["status"] not in _STATUSES:
+        problems.append(ValidationProblem("body.status", f"must be active or passive, got {values['status']!r}"))
+    if values["valid_from"] is None:
+        problems.append(ValidationProblem("body.valid_from", "a membership has a first day"))
+    elif values["valid_until"] is not None and values["valid_until"] < values["valid_from"]:
+        problems.append(
+            ValidationProblem("body.valid_until", f"the last day lies before the first, {values['valid_from']}")
+        )
+    if problems:
+        raise ValidationError(problems)
+    if values["valid_until"] is None:
+        _check_number(session, membership.club_code, values["member_no"], but=membership.id)
+    old, new = changed_values(before, values)
+    if not new:
+        return membership
+    for name in new:
+        setattr(membership, name, values[name])
+    session.flush()
+    action = "membership.leave" if "valid_until" in new and values["valid_until"] is not None else "membership.edit"
+    record_change(
+        session, caller, action, f"player {membership.player_pkz}", before=old, after=new, membership=membership.id
+    )
+    return membership
+
+
+def transfer(
+    session: Session,
+    caller: Principal,
+    pkz: int,
+    *,
+    from_club: str,
+    to_club: str,
+    on: date,
+    member_no: int | None,
+    status: str,
+) -> tuple[Membership, Joined]:
+    """The old membership ends the day before ``on``, the new one begins on it."""
+    if from_club == to_club:
+        raise ValidationError([ValidationProblem("body.to_club", "a transfer goes to another club")])
+    old = _current(session, pkz, from_club)
+    if old is None:
+        raise ConflictError(f"player {pkz} is not a current member of club {from_club}")
+    last_day = on - timedelta(days=1)
+    if last_day < old.valid_from:
+        raise ValidationError(
+            [
+                ValidationProblem(
+                    "body.date", f"the membership in {from_club} began on {old.valid_from}, after {last_day}"
+                )
+            ]
+        )
+    ended = edit_membership(session, caller, old.id, {"valid_until": last_day})
+    joined = join(session, caller, pkz, to_club, member_no=member_no, status=status, valid_from=on)
+    return ended, joined

@@ -1,0 +1,170 @@
+"""A person's record as the rating office keeps it: created by hand, corrected field by field.
+
+Two of its fields are inputs of evaluations: the birth year (spec §13.16: the record's year is
+used in every evaluation of the person) and whether he is a guest (WO 3.4.3). A change of either
+is written into every participation of the person and marks each tournament he played stale,
+so the recalculation that follows redoes them from the first one; the answer names that place.
+A birth date decides the birth year: given alone, the year follows it; given with another year,
+it is refused. Flushes, never commits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from zdb.auth.principal import Principal
+from zdb.common.names import fold_name
+from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.office.audit import changed_values, record_change
+from zdb.office.reach import recalculation_from
+from zdb.players.models import Membership, Player
+from zdb.players.service import NewPlayer, create_players
+from zdb.rating import OrderKey
+from zdb.tournaments.models import Participation
+from zdb.tournaments.person_facts import mark_stale
+
+__all__ = ["EDITABLE", "PersonEdit", "create_person", "edit_person", "person_values", "player_for_change"]
+
+#: the fields staff may set on a person
+EDITABLE = (
+    "surname",
+    "given_name",
+    "birth_year",
+    "birth_date",
+    "sex",
+    "fide_id",
+    "nation",
+    "guest",
+    "objects_to_publication",
+)
+_NATION = re.compile(r"[A-Z]{3}")
+
+
+@dataclass(frozen=True, slots=True)
+class PersonEdit:
+    pkz: int
+    #: the earliest place of the time line the change made dirty (None: no evaluation changes)
+    reach: OrderKey | None
+
+
+def person_values(player: Player) -> dict[str, Any]:
+    return {name: getattr(player, name) for name in EDITABLE}
+
+
+def player_for_change(session: Session, pkz: int) -> Player:
+    """The person, locked: a submission that learns his birth year meanwhile waits for this change."""
+    player = session.execute(select(Player).where(Player.pkz == pkz).with_for_update()).scalar_one_or_none()
+    if player is None:
+        raise NotFoundError(f"player {pkz} does not exist")
+    if player.merged_into is not None:
+        raise ConflictError(f"player {pkz} was merged into {player.merged_into}: change that record")
+    return player
+
+
+def _checked(session: Session, pkz: int | None, values: dict[str, Any]) -> list[ValidationProblem]:
+    problems = []
+    if not str(values.get("surname") or "").strip():
+        problems.append(ValidationProblem("body.surname", "a person needs a surname"))
+    born, year = values.get("birth_date"), values.get("birth_year")
+    if born is not None and year is not None and born.year != year:
+        problems.append(
+            ValidationProblem(
+                "body.birth_year",
+                f"the birth date {born.isoformat()} says {born.year}, not {year}: correct the date too, or clear it",
+            )
+        )
+    if values.get("sex") not in (None, "M", "F", "D"):
+        problems.append(ValidationProblem("body.sex", f"must be M, F or D, got {values['sex']!r}"))
+    nation = values.get("nation")
+    if nation is not None and not _NATION.fullmatch(nation):
+        problems.append(ValidationProblem("body.nation", f"a FIDE federation code of 3 capitals, got {nation!r}"))
+    if problems:
+        return problems
+    fide_id = values.get("fide_id")
+    if fide_id is not None:
+        holder = session.execute(select(Player.pkz).where(Player.fide_id == fide_id, Player.pkz != (pkz or 0))).scalar()
+        if holder is not None:
+            raise ConflictError(f"the FIDE id {fide_id} belongs to player {holder}; merge the two records instead")
+    return []
+
+
+def _with_year_of_date(given: Mapping[str, Any], values: dict[str, Any]) -> None:
+    # A birth date given without a year sets the year: the two never disagree in a record.
+    born = given.get("birth_date")
+    if born is not None and given.get("birth_year") is None:
+        values["birth_year"] = born.year
+
+
+def create_person(session: Session, caller: Principal, given: Mapping[str, Any]) -> int:
+    values: dict[str, Any] = {name: given.get(name) for name in EDITABLE}
+    values["given_name"] = values["given_name"] or ""
+    values["guest"] = bool(values["guest"])
+    values["objects_to_publication"] = bool(values["objects_to_publication"])
+    _with_year_of_date(given, values)
+    problems = _checked(session, None, values)
+    if problems:
+        raise ValidationError(problems)
+    fields = {k: v for k, v in values.items() if k != "objects_to_publication"}
+    [pkz] = create_players(session, [NewPlayer(**fields)])
+    if values["objects_to_publication"]:
+        session.execute(update(Player).where(Player.pkz == pkz).values(objects_to_publication=True))
+    record_change(session, caller, "player.create", f"player {pkz}", before=None, after=values)
+    return pkz
+
+
+def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[str, Any]) -> PersonEdit:
+    """Set the ``given`` fields; an input of evaluations changed marks the person's tournaments stale."""
+    player = player_for_change(session, pkz)
+    before = person_values(player)
+    values = {**before, **{k: v for k, v in given.items() if k in EDITABLE}}
+    if values["given_name"] is None:
+        values["given_name"] = ""
+    for flag in ("guest", "objects_to_publication"):
+        if values[flag] is None:
+            raise ValidationError([ValidationProblem(f"body.{flag}", "is true or false, not null")])
+    _with_year_of_date(given, values)
+    problems = _checked(session, pkz, values)
+    if problems:
+        raise ValidationError(problems)
+    if values["guest"] and not before["guest"]:
+        joined = session.execute(select(Membership.club_code).where(Membership.player_pkz == pkz).limit(1)).scalar()
+        if joined is not None:
+            # WO 3.4.3: a guest never was a member of a federation club.
+            raise ConflictError(f"player {pkz} has a membership in club {joined}, so he is never a guest")
+    old, new = changed_values(before, values)
+    if not new:
+        return PersonEdit(pkz, None)
+    for name, value in values.items():
+        setattr(player, name, value)
+    player.search_name = fold_name(f"{player.given_name} {player.surname}".strip())
+    session.flush()
+    reach = None
+    if "birth_year" in new or "guest" in new:
+        facts: dict[str, Any] = {}
+        if "birth_year" in new:
+            facts["birth_year"] = values["birth_year"]
+        if "guest" in new:
+            facts["member"] = not values["guest"]
+        session.execute(
+            update(Participation)
+            .where(Participation.player_pkz == pkz)
+            .values(**facts)
+            .execution_options(synchronize_session=False)
+        )
+        reach = mark_stale(session, [pkz])
+    record_change(
+        session,
+        caller,
+        "player.edit",
+        f"player {pkz}",
+        before=old,
+        after=new,
+        recalculation_from=recalculation_from(reach),
+    )
+    return PersonEdit(pkz, reach)

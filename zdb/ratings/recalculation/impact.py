@@ -1,0 +1,122 @@
+"""The impact of every recalculation run: which tournaments it re-evaluated and, per person
+whose rating or index it changed, the values before and after.
+
+The office reads it as "this late tournament moved 35 players; the largest change +21". A run
+records its impact in its own transaction, so a run that is rolled back leaves none. Flushes,
+never commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, SmallInteger, func, insert, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from zdb.bulk import stream_rows
+from zdb.orm import Base
+from zdb.rating import PlayerState
+from zdb.ratings.models import PlayerRating
+
+__all__ = ["RunChange", "RunRecord", "RunTournament", "record_impact", "stored_ratings"]
+
+Pair = tuple[int | None, int | None]
+
+
+class RunRecord(Base):
+    __tablename__ = "recalc_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), index=True)
+    generation: Mapped[int] = mapped_column(BigInteger)
+    from_scratch: Mapped[bool]
+    tournaments: Mapped[int]
+    moved: Mapped[int]  # persons whose rating or index changed
+    largest_change: Mapped[int | None]  # the rating change of the largest size, with its sign
+
+
+class RunTournament(Base):
+    __tablename__ = "recalc_run_tournaments"
+
+    run_id: Mapped[int] = mapped_column(ForeignKey("recalc_runs.id", ondelete="CASCADE"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
+
+
+class RunChange(Base):
+    __tablename__ = "recalc_run_changes"
+
+    run_id: Mapped[int] = mapped_column(ForeignKey("recalc_runs.id", ondelete="CASCADE"), primary_key=True)
+    player_pkz: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
+    old_rating: Mapped[int | None]
+    old_index: Mapped[int | None] = mapped_column(SmallInteger)
+    new_rating: Mapped[int | None]
+    new_index: Mapped[int | None] = mapped_column(SmallInteger)
+
+
+def stored_ratings(session: Session, pids: Iterable[str] | None = None) -> dict[str, Pair]:
+    """The current (rating, index) of these players (None: every player with a row)."""
+    p = PlayerRating
+    query = select(p.player_pkz, p.rating, p.rating_index)
+    if pids is None:
+        return {str(pkz): _pair(rating, index) for pkz, rating, index in stream_rows(session, query)}
+    wanted = [int(pid) for pid in pids]
+    found: dict[str, Pair] = {}
+    for start in range(0, len(wanted), 5000):
+        for pkz, rating, index in session.execute(query.where(p.player_pkz.in_(wanted[start : start + 5000]))):
+            found[str(pkz)] = _pair(rating, index)
+    return found
+
+
+def _pair(rating: int | None, index: int | None) -> Pair:
+    # An unrated player's index is no rating: he has neither (his leftover games are no change).
+    return (rating, index) if rating is not None else (None, None)
+
+
+def record_impact(
+    session: Session,
+    *,
+    generation: int,
+    from_scratch: bool,
+    tournaments: Iterable[int],
+    before: Mapping[str, Pair],
+    after: Mapping[str, PlayerState],
+) -> RunRecord:
+    """Record a run: ``after`` holds the final states the run wrote (every player's in a full
+    run); a player of ``before`` missing from a full run's ``after`` lost his rating."""
+    changes: list[tuple[int, Pair, Pair]] = []
+    for pid, state in after.items():
+        old, new = before.get(pid, (None, None)), _pair(state.rating, state.index)
+        if old != new:
+            changes.append((int(pid), old, new))
+    if from_scratch:
+        changes += [(int(pid), old, (None, None)) for pid, old in before.items() if pid not in after and old[0]]
+    deltas = [new[0] - old[0] for _, old, new in changes if old[0] is not None and new[0] is not None]
+    ids = sorted(set(tournaments))
+    run = RunRecord(
+        generation=generation,
+        from_scratch=from_scratch,
+        tournaments=len(ids),
+        moved=len(changes),
+        largest_change=max(deltas, key=abs) if deltas else None,
+    )
+    session.add(run)
+    session.flush()
+    if ids:
+        session.execute(insert(RunTournament), [{"run_id": run.id, "tournament_id": t} for t in ids])
+    for start in range(0, len(changes), 5000):
+        session.execute(
+            insert(RunChange),
+            [
+                {
+                    "run_id": run.id,
+                    "player_pkz": pkz,
+                    "old_rating": old[0],
+                    "old_index": old[1],
+                    "new_rating": new[0],
+                    "new_index": new[1],
+                }
+                for pkz, old, new in changes[start : start + 5000]
+            ],
+        )
+    return run
