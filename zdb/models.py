@@ -3,6 +3,7 @@
 from zdb.api.idempotency_models import IdempotencyKey
 from zdb.auth.models import ApiToken, AuditEntry
 from zdb.federations.models import Club, Federation
+from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
@@ -15,10 +16,13 @@ __all__ = [
     "Club",
     "Evaluation",
     "Federation",
+    "FideRatingRow",
     "GameRow",
     "HistoryRow",
     "IdempotencyKey",
     "InitialState",
+    "ListBaseline",
+    "ListImport",
     "Membership",
     "Participation",
     "Player",

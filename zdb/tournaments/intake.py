@@ -23,6 +23,7 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
 from zdb.formats.tournament_file import read_tournament_file
 from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
+from zdb.lists.epochs import epoch_problems
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
 from zdb.players.names import fold_name
@@ -293,6 +294,13 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
         for entry, pkz in zip(draft.players, numbers, strict=True)
     ]
     warnings = [*draft.warnings, *(w for f in facts if f is not None for w in f.warnings)]
+    if draft.end_date is not None:
+        listed = [
+            (e.query.place, pkz)
+            for e, pkz, new in zip(draft.players, numbers, created, strict=True)
+            if e and pkz > 0 and not new
+        ]
+        problems += epoch_problems(session, draft.end_date, listed)
     if problems:
         raise ValidationError(problems, warnings)
     # Without problems every player was read and matched.
