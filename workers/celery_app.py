@@ -16,7 +16,9 @@ __all__ = ["app", "create_app"]
 
 
 def create_app(config: Settings) -> Celery:
-    celery = Celery("zdb", broker=config.broker_url or "redis://127.0.0.1:6379/0", include=["workers.tasks"])
+    celery = Celery(
+        "zdb", broker=config.broker_url or "redis://127.0.0.1:6379/0", include=["workers.tasks", "workers.list_tasks"]
+    )
     celery.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,

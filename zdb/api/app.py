@@ -34,6 +34,7 @@ from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import files as files_router
+from zdb.api.routers import lists as lists_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
@@ -121,6 +122,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.engine = engine
     app.state.read_pool = None  # opened by the lifespan in PostgreSQL: zdb.api.read_pool
     app.state.settings = settings
+    app.state.background_work = recalculation  # uploaded list imports are run by the worker too
     app.state.started_at = datetime.now(UTC)
     # The hot reads' routers first: a request is matched against the routes in this order.
     for router in (
@@ -136,6 +138,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.include_router(submissions.router, prefix=API_PREFIX)
     app.include_router(files_router.router, prefix=API_PREFIX)
     app.include_router(tools_router.router, prefix=API_PREFIX)
+    app.include_router(lists_router.router, prefix=API_PREFIX)
     install_problem_handlers(app)
     install_openapi(app)
     install_web(app)
