@@ -29,7 +29,7 @@ from zdb.formats.list_model import Problem
 from zdb.lists.models import FideRatingRow
 from zdb.players.models import Player
 
-__all__ = ["FideEdition", "import_fide_list", "read_fide_file"]
+__all__ = ["FideEdition", "import_fide_list", "newest_standard", "newest_standard_editions", "read_fide_file"]
 
 _BATCH = 20_000
 _COLUMNS = (
@@ -137,6 +137,11 @@ def import_fide_list(
 def newest_standard(session: Session, fide_ids: Iterable[int], before: date) -> dict[int, int]:
     """The standard rating of each FIDE id in the newest edition published before ``before``
     (spec §10, WO 2.2.4); ids unrated there are missing."""
+    return {fide_id: rating for fide_id, (rating, _) in newest_standard_editions(session, fide_ids, before).items()}
+
+
+def newest_standard_editions(session: Session, fide_ids: Iterable[int], before: date) -> dict[int, tuple[int, date]]:
+    """As ``newest_standard``, with the edition each rating comes from."""
     wanted = list(set(fide_ids))
     if not wanted:
         return {}
@@ -148,6 +153,8 @@ def newest_standard(session: Session, fide_ids: Iterable[int], before: date) -> 
         .subquery()
     )
     rows = session.execute(
-        select(f.fide_id, f.standard).join(newest, (f.fide_id == newest.c.fide_id) & (f.edition == newest.c.edition))
+        select(f.fide_id, f.standard, f.edition).join(
+            newest, (f.fide_id == newest.c.fide_id) & (f.edition == newest.c.edition)
+        )
     )
-    return {fide_id: rating for fide_id, rating in rows if rating is not None}
+    return {fide_id: (rating, edition) for fide_id, rating, edition in rows if rating is not None}

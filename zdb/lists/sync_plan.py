@@ -108,19 +108,22 @@ class _Stored:
 
 
 def _stored(session: Session) -> _Stored:
+    connection = session.connection()  # Core rows: a hundred thousand people without the ORM's loading
     federations = {
         f.prefix: (f.name, f.level, f.parent_prefix)
-        for f in session.execute(select(Federation.prefix, Federation.name, Federation.level, Federation.parent_prefix))
+        for f in connection.execute(
+            select(Federation.prefix, Federation.name, Federation.level, Federation.parent_prefix)
+        )
     }
     clubs = {
         c.code: (c.name, c.federation_prefix)
-        for c in session.execute(select(Club.code, Club.name, Club.federation_prefix))
+        for c in connection.execute(select(Club.code, Club.name, Club.federation_prefix))
     }
     p = Player
     people: dict[int, tuple[str | None, Facts]] = {}
     by_external: dict[str, int] = {}
     by_fide: dict[int, int] = {}
-    rows = session.execute(
+    rows = connection.execute(
         select(p.pkz, p.external_id, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest)
     )
     for pkz, external, surname, given, sex, year, fide, nation, guest in rows:
@@ -132,20 +135,20 @@ def _stored(session: Session) -> _Stored:
     m = Membership
     memberships = [
         (r.id, r.player_pkz, r.club_code, r.member_no, r.status, r.valid_from)
-        for r in session.execute(
+        for r in connection.execute(
             select(m.id, m.player_pkz, m.club_code, m.member_no, m.status, m.valid_from).where(m.valid_until.is_(None))
         )
     ]
     ratings: dict[int, tuple[int | None, int]] = {}
     s = StartRatingRow
-    for number, rating, index in session.execute(
+    for number, rating, index in connection.execute(
         select(s.player_pkz, s.rating, s.rating_index).order_by(s.rating_date)
     ):
         ratings[number] = (rating, index)  # the latest start rating, until a run has evaluated it
     r = PlayerRating
-    for number, current_rating, index in session.execute(select(r.player_pkz, r.rating, r.rating_index)):
+    for number, current_rating, index in connection.execute(select(r.player_pkz, r.rating, r.rating_index)):
         ratings[number] = (current_rating, index)
-    baselines = set(session.execute(select(ListBaseline.player_pkz)).scalars())
+    baselines = set(connection.execute(select(ListBaseline.player_pkz)).scalars())
     return _Stored(federations, clubs, people, by_external, by_fide, memberships, ratings, baselines)
 
 

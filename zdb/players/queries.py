@@ -23,6 +23,8 @@ from sqlalchemy.orm import Session
 from zdb.auth.principal import Principal
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
+from zdb.lists.fide_queries import fide_row_condition
+from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.names import fold_name
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
@@ -123,12 +125,18 @@ def search_players(
 #: the player card's statements, each with the parameter ``pkz``: the player with his current and
 #: initial rating, his memberships (current and past), his history with every evaluation's figures
 _p, _r, _i, _m, _h, _e, _v = Player, PlayerRating, InitialState, Membership, HistoryRow, Evaluation, TournamentVersion
+_f, _b = FideRatingRow, ListBaseline
 CARD_PLAYER = (
     select(_p.pkz, _p.surname, _p.given_name, _p.sex, _p.birth_year, _p.birth_date, _p.fide_id, _p.nation, _p.guest,
            _r.rating, _r.rating_index, _r.changed_at.label("rating_changed_at"),
-           _i.rating.label("initial_rating"), _i.rating_index.label("initial_index"))
+           _i.rating.label("initial_rating"), _i.rating_index.label("initial_index"),
+           _f.edition.label("fide_edition"), _f.standard.label("fide_standard"), _f.rapid.label("fide_rapid"),
+           _f.blitz.label("fide_blitz"), _f.title.label("fide_title"), _f.women_title.label("fide_women_title"),
+           _b.last_evaluation.label("list_last_evaluation"), _b.epoch.label("list_epoch"))
     .outerjoin(_r, _r.player_pkz == _p.pkz)
     .outerjoin(_i, _i.player_pkz == _p.pkz)
+    .outerjoin(_f, fide_row_condition(_p.fide_id))
+    .outerjoin(_b, _b.player_pkz == _p.pkz)
     .where(_p.pkz == bindparam("pkz"))
 )  # fmt: skip
 CARD_MEMBERSHIPS = (
@@ -238,6 +246,22 @@ def card_fields(
         "fide_id": player["fide_id"],
         "nation": player["nation"],
         "guest": player["guest"],
+        "fide": None
+        if player["fide_edition"] is None
+        else {
+            "edition": player["fide_edition"],
+            "standard": player["fide_standard"],
+            "rapid": player["fide_rapid"],
+            "blitz": player["fide_blitz"],
+            "title": player["fide_title"],
+            "women_title": player["fide_women_title"],
+        },
+        "list_entry": None
+        if player["list_epoch"] is None
+        else {
+            "epoch": player["list_epoch"],
+            "last_evaluation": player["list_last_evaluation"],
+        },
         "rating": rating,
         "rating_index": _index(rating, player["rating_index"]),
         "rating_changed_at": _utc(player["rating_changed_at"]),

@@ -19,6 +19,8 @@ from sqlalchemy.orm import Session
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.formats.dsb_files import ClubRow, FederationRow, MemberRow
+from zdb.lists.fide_queries import fide_row_condition, listed_week_date
+from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import HistoryRow, PlayerRating
 from zdb.tournaments.queries import like_pattern
@@ -51,12 +53,16 @@ def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tup
         .subquery()
     )
     last = select(ranked.c.player_pkz, ranked.c.event_date, ranked.c.tournament_id).where(ranked.c.n == 1).subquery()
+    f, b = FideRatingRow, ListBaseline
     rows = session.execute(
         select(m.club_code, m.member_no, m.status, p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id,
-               p.nation, r.rating, r.rating_index, r.changed_at, last.c.event_date, last.c.tournament_id)
+               p.nation, r.rating, r.rating_index, r.changed_at, last.c.event_date, last.c.tournament_id,
+               f.standard.label("fide_rating"), f.title.label("fide_title"), b.last_evaluation.label("listed_week"))
         .join(p, p.pkz == m.player_pkz)
         .outerjoin(r, r.player_pkz == p.pkz)
         .outerjoin(last, last.c.player_pkz == p.pkz)
+        .outerjoin(f, fide_row_condition(p.fide_id))
+        .outerjoin(b, b.player_pkz == p.pkz)
         .where(*current)
         .order_by(m.club_code, m.member_no.is_(None), m.member_no, p.pkz)
     ).all()  # fmt: skip
@@ -64,8 +70,11 @@ def _members(session: Session, membership: Sequence[ColumnElement[bool]]) -> tup
         MemberRow(
             pkz=row.pkz, club_code=row.club_code, member_no=row.member_no, status=row.status, surname=row.surname,
             given_name=row.given_name, sex=row.sex, birth_year=row.birth_year, rating=row.rating,
-            rating_index=None if row.rating is None else row.rating_index, last_evaluation=row.event_date,
+            rating_index=None if row.rating is None else row.rating_index,
+            # the list's last evaluation holds until a tournament here replaces it
+            last_evaluation=row.event_date or listed_week_date(row.listed_week),
             last_tournament_id=row.tournament_id, fide_id=row.fide_id, fide_nation=row.nation,
+            fide_rating=row.fide_rating, fide_title=row.fide_title,
         )
         for row in rows
     ]  # fmt: skip

@@ -24,6 +24,7 @@ from zdb.federations.models import Federation
 from zdb.formats.tournament_file import read_tournament_file
 from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
 from zdb.lists.epochs import epoch_problems
+from zdb.lists.fide_start import fide_start_ratings
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
 from zdb.players.names import fold_name
@@ -308,6 +309,12 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
     assert len(people) == len(numbers)
     assert draft.end_date is not None
     learned = {pkz: f.birth_year for pkz, f, _ in people if f.learned and f.birth_year}
+    fide_ratings, fide_notes = fide_start_ratings(
+        session, [(e.query.place, pkz, e.query.fide_id) for pkz, _, e in people if e.fide_rating is None],
+        start=draft.start_date or draft.end_date,
+        key=(draft.end_date, 1, draft.acronym, tournament_id or _PREVIEW_ID), skip_tournament=tournament_id,
+    )  # fmt: skip
+    warnings += fide_notes
     if create:
         learn_birth_years(session, learned)
     submission = TournamentSubmission(
@@ -315,7 +322,7 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
         round_dates=tuple(draft.round_dates), time_control=draft.time_control, kind=draft.kind,
         federation_prefix=draft.federation, tournament_id=tournament_id,
         players=tuple(
-            SubmittedPlayer(pkz, f.birth_year, f.member, e.fide_rating) for pkz, f, e in people
+            SubmittedPlayer(pkz, f.birth_year, f.member, e.fide_rating or fide_ratings.get(pkz)) for pkz, f, e in people
         ),
         games=tuple(
             SubmittedGame(numbers[w - 1], numbers[b - 1], result, round_no, board)
