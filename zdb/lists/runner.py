@@ -38,12 +38,12 @@ def _progress_writer(engine: Engine, import_id: int) -> object:
     return write if is_postgres(engine) else None
 
 
-def _end(engine: Engine, import_id: int, **values: object) -> None:
+def _end(engine: Engine, import_id: int, *, keep: bool = False, **values: object) -> None:
+    if not keep:
+        values["payload"] = None
     with unit_of_work(engine) as session:
         session.execute(
-            update(ListImport)
-            .where(ListImport.id == import_id)
-            .values(payload=None, finished_at=datetime.now(UTC), **values)
+            update(ListImport).where(ListImport.id == import_id).values(finished_at=datetime.now(UTC), **values)
         )
 
 
@@ -81,5 +81,6 @@ def run_list_import(engine: Engine, import_id: int) -> str:
         _log.exception("list import %s failed", import_id)
         _end(engine, import_id, status="failed", error=f"{type(error).__name__}: {error}")
         raise
-    _end(engine, import_id, status="done", result=answer.as_json(), list_date=answer.list_date)
+    # a dry run keeps the file, so that exactly the file whose difference was shown can be applied
+    _end(engine, import_id, status="done", result=answer.as_json(), list_date=answer.list_date, keep=record.dry_run)
     return "done"
