@@ -104,6 +104,22 @@ def import_command(
         click.echo("the starting states wait for a recalculation (zdb recalc, or the worker)")
 
 
+@lists_group.command("synth")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--memberships", default=2000, show_default=True, help="Lines of spieler.csv.")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--layout", type=click.Choice(["portal", "dewis", "dewis-old"]), default="portal", show_default=True)
+def synth_command(file: Path, memberships: int, seed: int, layout: str) -> None:
+    """Write a made-up rating-list ZIP (generated names, every quirk of the real files) to try
+    the import with; real member data may not be republished."""
+    from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
+
+    if memberships < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--memberships")
+    file.write_bytes(list_zip_bytes(synthetic_list(seed, memberships), layout))
+    click.echo(f"{file}: {memberships} memberships in the {layout} layout")
+
+
 @lists_group.command("rebaseline")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--date", "day", callback=_day, required=True, help="The new epoch, YYYY-MM-DD.")
