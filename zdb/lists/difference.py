@@ -52,7 +52,12 @@ class Difference:
 
     @property
     def changes(self) -> int:
-        return sum(n for kind, n in self.counts.items() if kind not in ("people_unchanged", "ratings_differ"))
+        """The rows written (or to be written) in the register; a transfer is counted as the
+        membership it ends and the one it begins, unchanged people and differing ratings are
+        only reported."""
+        return sum(
+            n for kind, n in self.counts.items() if kind not in ("people_unchanged", "ratings_differ", "transfers")
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
