@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from zdb.api.app import create_app
 from zdb.auth.service import create_token
+from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.lists.runner import run_list_import
 from zdb.players.models import Player
@@ -78,3 +81,20 @@ def test_only_an_admin_uploads(client: TestClient, database_url: str) -> None:
     tokens = _tokens(database_url)
     assert _upload(client, tokens["referee"], b"PK").status_code == 403
     assert client.get("/api/v1/lists/imports/1").status_code == 401
+
+
+def test_the_embedded_mode_runs_an_upload_after_its_commit(sqlite_url: str) -> None:
+    """``make run``: no broker, the import runs in a thread of the serving process."""
+    tokens = _tokens(sqlite_url)
+    data = synthetic_list(9, 20)
+    with TestClient(create_app(Settings(database_url=sqlite_url))) as served:
+        answer = _upload(served, tokens["admin"], list_zip_bytes(data))
+        assert answer.status_code == 202
+        headers = {"Authorization": f"Bearer {tokens['admin']}"}
+        deadline = time.monotonic() + 30
+        state = answer.json()
+        while state["status"] in ("waiting", "running") and time.monotonic() < deadline:
+            time.sleep(0.1)
+            state = served.get(answer.headers["Location"], headers=headers).json()
+    assert state["status"] == "done", state
+    assert _players(sqlite_url) == len({m.person_id for m in data.members})
