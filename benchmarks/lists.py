@@ -3,6 +3,7 @@ and of the rating list's import into PostgreSQL.
 
     python benchmarks/lists.py [--scale 1] [--seed 1] [--xml] [--keep DIR] [--json]
     python benchmarks/lists.py --database-url postgresql+psycopg://USER@HOST/DB [--scale 1] [--changed 0.01]
+        [--fide-players 1930000]
 
 Generates, with ``zdb.synthetic.rating_lists`` and ``zdb.synthetic.fide_lists`` (made-up names,
 every quirk of the real files), a rating-list ZIP of ``100,000 × scale`` memberships in the
@@ -133,7 +134,25 @@ def _changed_list(data: Any, share: float, seed: int) -> Any:
     return replace(data, members=tuple(members))
 
 
-def _import_benchmark(server_url: str, scale: float, seed: int, share: float) -> int:
+def _fide_import(engine: Any, players: int, seed: int) -> tuple[float, float, int]:
+    """FIDE's list of ``players`` stored as an edition: wall and CPU seconds, players stored."""
+    from datetime import date
+
+    from zdb.db import unit_of_work
+    from zdb.lists.fide_import import import_fide_list
+    from zdb.synthetic.fide_lists import fide_players, write_fide_txt
+
+    with tempfile.TemporaryDirectory(prefix="zdb-fide-") as scratch:
+        path = Path(scratch) / "players_list_foa.txt"
+        with path.open("wb") as out:
+            write_fide_txt(fide_players(seed, players), out)
+        start, cpu = time.perf_counter(), time.process_time()
+        with unit_of_work(engine) as session, path.open("rb") as lines:
+            answer = import_fide_list(session, lines, file=path.name, edition=date(2026, 11, 1), skip_problems=True)
+        return time.perf_counter() - start, time.process_time() - cpu, answer.players
+
+
+def _import_benchmark(server_url: str, scale: float, seed: int, share: float, fide_players: int = 0) -> int:
     import uuid
 
     import psycopg
@@ -169,6 +188,7 @@ def _import_benchmark(server_url: str, scale: float, seed: int, share: float) ->
                 )
             seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
             figures.append((label, seconds, cpu, answer, target))
+        fide = _fide_import(engine, fide_players, seed) if fide_players else None
         engine.dispose()
     finally:
         with psycopg.connect(**admin, dbname=url.database, autocommit=True) as connection:
@@ -185,6 +205,9 @@ def _import_benchmark(server_url: str, scale: float, seed: int, share: float) ->
         print(f"          {counts}")
     ratio = figures[1][1] / figures[0][1]
     print(f"re-import / import: {ratio:.2f}")
+    if fide is not None:
+        seconds, cpu, stored = fide
+        print(f"FIDE list {seconds:7.2f} s (CPU {cpu:6.2f} s)  {stored:>7} players stored as one edition")
     return 0
 
 
@@ -198,9 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--read", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help="measure the import into a scratch database on this PostgreSQL server")
     parser.add_argument("--changed", type=float, default=0.01, help="share of the people the second list changes")
+    parser.add_argument("--fide-players", type=int, default=0, help="also store a FIDE list of this many players")
     args = parser.parse_args(argv)
     if args.database_url:
-        return _import_benchmark(args.database_url, args.scale, args.seed, args.changed)
+        return _import_benchmark(args.database_url, args.scale, args.seed, args.changed, args.fide_players)
     if args.read:
         print(json.dumps(_read(args.read[0], Path(args.read[1]))))
         return 0
