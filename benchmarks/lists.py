@@ -1,6 +1,9 @@
-"""Benchmark of the readers a federation moving in needs: its rating-list ZIP and FIDE's list.
+"""Benchmark of the readers a federation moving in needs: its rating-list ZIP and FIDE's list,
+and of the rating list's import into PostgreSQL.
 
     python benchmarks/lists.py [--scale 1] [--seed 1] [--xml] [--keep DIR] [--json]
+    python benchmarks/lists.py --database-url postgresql+psycopg://USER@HOST/DB [--scale 1] [--changed 0.01]
+        [--fide-players 1930000]
 
 Generates, with ``zdb.synthetic.rating_lists`` and ``zdb.synthetic.fide_lists`` (made-up names,
 every quirk of the real files), a rating-list ZIP of ``100,000 × scale`` memberships in the
@@ -17,6 +20,14 @@ forked it, hence not first choice) and the count of values and problems read. Ta
 FIDE text at scale 1: at most 60 s and 500 MB, judged on wall time; on a machine shared with
 other work the CPU time shows what the reading itself costs. A missed target is reported, not
 an error; the exit code is 1 only when a reading fails.
+
+With ``--database-url`` (a PostgreSQL server database to create a scratch database from, which is
+dropped afterwards) it measures the import instead (``zdb.lists.service.import_rating_list``, one
+transaction, the ZIP's reading included): the list of ``100,000 × scale`` memberships into the
+empty, migrated database, then the same list with ``--changed`` (1 %) of its people changed (a
+corrected surname for half of them, a transfer to another club for the other half), and the
+register rows that re-import wrote (people, memberships, starting states; the audit entries
+beside them not counted). Targets at scale 1: 30 s and 10 s; a miss is reported, not an error.
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 LIST_MEMBERSHIPS = 100_000
 FIDE_PLAYERS = 1_930_000
@@ -101,6 +113,111 @@ def _measure(kind: str, path: Path) -> dict[str, float | int | str]:
     return figures
 
 
+IMPORT_TARGET_SECONDS = 30.0
+SYNC_TARGET_SECONDS = 10.0
+
+
+def _changed_list(data: Any, share: float, seed: int) -> Any:
+    """``data`` with ``share`` of its people changed: every other one renamed, the others moved
+    to another club (a membership ends, another begins)."""
+    from dataclasses import replace
+    from random import Random
+
+    rng = Random(seed)
+    people = sorted({m.person_id for m in data.members if m.person_id is not None})
+    chosen = rng.sample(people, max(1, round(len(people) * share)))
+    renamed, moved = set(chosen[::2]), set(chosen[1::2])
+    codes = [club.code for club in data.clubs]
+    numbers = 90_000
+    members = []
+    for member in data.members:
+        if member.person_id in renamed:
+            member = replace(member, surname=f"{member.surname}-Neu")  # noqa: PLW2901 - the changed line
+        elif member.person_id in moved and member.status == "active":
+            numbers += 1
+            other = next(code for code in rng.sample(codes, 2) if code != member.club_code)
+            member = replace(member, club_code=other, member_no=numbers)  # noqa: PLW2901
+        members.append(member)
+    return replace(data, members=tuple(members))
+
+
+def _fide_import(engine: Any, players: int, seed: int) -> tuple[float, float, int]:
+    """FIDE's list of ``players`` stored as an edition: wall and CPU seconds, players stored."""
+    from datetime import date
+
+    from zdb.db import unit_of_work
+    from zdb.lists.fide_import import import_fide_list
+    from zdb.synthetic.fide_lists import fide_players, write_fide_txt
+
+    with tempfile.TemporaryDirectory(prefix="zdb-fide-") as scratch:
+        path = Path(scratch) / "players_list_foa.txt"
+        with path.open("wb") as out:
+            write_fide_txt(fide_players(seed, players), out)
+        start, cpu = time.perf_counter(), time.process_time()
+        with unit_of_work(engine) as session, path.open("rb") as lines:
+            answer = import_fide_list(session, lines, file=path.name, edition=date(2026, 11, 1), skip_problems=True)
+        return time.perf_counter() - start, time.process_time() - cpu, answer.players
+
+
+def _import_benchmark(server_url: str, scale: float, seed: int, share: float, fide_players: int = 0) -> int:
+    import uuid
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from zdb.db import engine_for, unit_of_work
+    from zdb.lists.service import import_rating_list
+    from zdb.migrate import upgrade
+    from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
+
+    memberships = max(10, round(LIST_MEMBERSHIPS * scale))
+    data = synthetic_list(seed, memberships)
+    first = list_zip_bytes(data)
+    second = list_zip_bytes(_changed_list(data, share, seed))
+    url = make_url(server_url)
+    name = f"zdb_bench_lists_{uuid.uuid4().hex[:8]}"
+    admin = {"host": url.host, "port": url.port or 5432, "user": url.username, "password": url.password}
+    with psycopg.connect(**admin, dbname=url.database, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    database = url.set(database=name).render_as_string(hide_password=False)
+    try:
+        upgrade(database)
+        engine = engine_for(database)
+        figures = []
+        for label, zipped, target in (
+            ("import", first, IMPORT_TARGET_SECONDS),
+            ("re-import", second, SYNC_TARGET_SECONDS),
+        ):
+            start, cpu = time.perf_counter(), time.process_time()
+            with unit_of_work(engine) as session:
+                answer = import_rating_list(
+                    session, zipped, file="LV-0-csv.zip", list_date=None, skip_problems=True, by="benchmark"
+                )
+            seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+            figures.append((label, seconds, cpu, answer, target))
+        fide = _fide_import(engine, fide_players, seed) if fide_players else None
+        engine.dispose()
+    finally:
+        with psycopg.connect(**admin, dbname=url.database, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    print(f"scale {scale}: {memberships} memberships, {share:.1%} of the people changed in the second list")
+    for label, seconds, cpu, answer, target in figures:
+        written = answer.changes
+        met = "met" if seconds <= target else "MISSED"
+        line = f"{label:9} {seconds:7.2f} s (CPU {cpu:6.2f} s)  {written:>7} register rows written"
+        if scale >= 1:
+            line += f"  target {target:.0f} s: {met}"
+        print(line)
+        counts = {k: v for k, v in answer.counts.items() if v}
+        print(f"          {counts}")
+    ratio = figures[1][1] / figures[0][1]
+    print(f"re-import / import: {ratio:.2f}")
+    if fide is not None:
+        seconds, cpu, stored = fide
+        print(f"FIDE list {seconds:7.2f} s (CPU {cpu:6.2f} s)  {stored:>7} players stored as one edition")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0)
@@ -109,7 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="generate into this folder and keep the files")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--read", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--database-url", help="measure the import into a scratch database on this PostgreSQL server")
+    parser.add_argument("--changed", type=float, default=0.01, help="share of the people the second list changes")
+    parser.add_argument("--fide-players", type=int, default=0, help="also store a FIDE list of this many players")
     args = parser.parse_args(argv)
+    if args.database_url:
+        return _import_benchmark(args.database_url, args.scale, args.seed, args.changed, args.fide_players)
     if args.read:
         print(json.dumps(_read(args.read[0], Path(args.read[1]))))
         return 0

@@ -26,7 +26,7 @@ def create_app(config: Settings) -> Celery:
     celery = Celery(
         "zdb",
         broker=config.broker_url or "redis://127.0.0.1:6379/0",
-        include=["workers.tasks", "workers.edition_tasks"],
+        include=["workers.tasks", "workers.edition_tasks", "workers.list_tasks"],
     )
     celery.conf.update(
         task_acks_late=True,

@@ -22,6 +22,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 from fastapi import Depends, FastAPI
+from sqlalchemy import Engine
 
 from zdb import __version__
 from zdb.api.docs import install_docs
@@ -37,11 +38,13 @@ from zdb.api.routers import auth, federations, health, meta, players, ratings, s
 from zdb.api.routers import editions as editions_router
 from zdb.api.routers import files as files_router
 from zdb.api.routers import impact as impact_router
+from zdb.api.routers import lists as lists_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for
+from zdb.lists.dispatch import ImportStarter, thread_starter
 from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
@@ -81,6 +84,19 @@ _TAGS = [
 
 #: unknown query parameters are a 400 on every API address, never ignored
 _KNOWN_PARAMETERS = [Depends(refuse_unknown_parameters)]
+
+
+def _list_import_starter(settings: Settings, engine: Engine) -> ImportStarter:
+    if settings.embedded:
+        return thread_starter(engine)
+
+    def send(import_id: int) -> None:
+        # Celery is loaded only in production, where a broker is configured.
+        from workers.list_tasks import import_list  # noqa: PLC0415
+
+        import_list.delay(import_id)
+
+    return send
 
 
 def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
@@ -131,6 +147,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.engine = engine
     app.state.read_pool = None  # opened by the lifespan in PostgreSQL: zdb.api.read_pool
     app.state.settings = settings
+    # uploaded list imports are run where the recalculation runs (zdb.lists.dispatch)
+    app.state.start_list_import = _list_import_starter(settings, engine) if recalculation else None
     app.state.started_at = datetime.now(UTC)
     # The hot reads' routers first: a request is matched against the routes in this order.
     for router in (
@@ -150,6 +168,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         office_router.router,
         editions_router.router,
         impact_router.router,
+        lists_router.router,
     ):
         app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)

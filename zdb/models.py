@@ -5,6 +5,7 @@ from zdb.auth.web_sessions import WebSession
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
+from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
@@ -19,11 +20,14 @@ __all__ = [
     "EditionRating",
     "Evaluation",
     "Federation",
+    "FideRatingRow",
     "GameRow",
     "HistoryRow",
     "IdempotencyKey",
     "InitialState",
+    "ListBaseline",
     "ListEdition",
+    "ListImport",
     "Membership",
     "Participation",
     "Player",

@@ -12,18 +12,40 @@ from zdb.exchange.synthetic import prefix_of
 from zdb.synthetic import generate
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: the section whose examples use the rating list ``zdb lists synth`` writes, not ``zdb synth``
+_FIRST_DAY = re.search(r"## A federation's first day\n.*?(?=\n## )", README, re.DOTALL)
+
+
+def _named(text: str) -> tuple[set[str], set[str]]:
+    federations = set(re.findall(r"federation=([0-9A-Z]+)", text)) | set(
+        re.findall(r"--role referee --scope ([0-9A-Z]+)", text)
+    )
+    federations |= set(re.findall(r'"federation": "([0-9A-Z]+)"', text))
+    clubs = set(re.findall(r"/clubs/([0-9A-Z]{5})/", text)) | set(re.findall(r"--role club --scope ([0-9A-Z]+)", text))
+    clubs |= set(re.findall(r'"club_code": "([0-9A-Z]{5})"', text))
+    return federations, clubs
 
 
 def test_every_code_of_the_examples_is_in_the_small_synthetic_federation() -> None:
     world = generate(seed=1, scale=0.01)
     federations = {prefix_of(f.code, f.level) for f in world.federations}
     clubs = {c.zps for c in world.clubs}
-    named_federations = set(re.findall(r"federation=([0-9A-Z]+)", README)) | set(
-        re.findall(r"--role referee --scope ([0-9A-Z]+)", README)
-    )
-    named_clubs = set(re.findall(r"/clubs/([0-9A-Z]{5})/", README)) | set(
-        re.findall(r"--role club --scope ([0-9A-Z]+)", README)
-    )
+    assert _FIRST_DAY is not None
+    named_federations, named_clubs = _named(README.replace(_FIRST_DAY.group(0), ""))
+    assert named_federations and named_clubs
+    assert named_federations <= federations, named_federations - federations
+    assert named_clubs <= clubs, named_clubs - clubs
+
+
+def test_every_code_of_the_first_day_is_in_the_list_zdb_lists_synth_writes() -> None:
+    from zdb.lists.codes import prefix_of_code
+    from zdb.synthetic.rating_lists import synthetic_list
+
+    data = synthetic_list(1, 2000)  # zdb lists synth's defaults
+    federations = {prefix_of_code(f.code) for f in data.federations}
+    clubs = {c.code for c in data.clubs}
+    assert _FIRST_DAY is not None
+    named_federations, named_clubs = _named(_FIRST_DAY.group(0))
     assert named_federations and named_clubs
     assert named_federations <= federations, named_federations - federations
     assert named_clubs <= clubs, named_clubs - clubs

@@ -37,7 +37,7 @@ from zdb.config import Settings
 __all__ = ["BodyTooLargeError", "RequestGuard", "TokenRoute", "body_limit", "has_bearer", "token_routes"]
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_UPLOADS = re.compile(r"^/api/v1/tournaments(/.*)?$|^/referee/upload$")
+_UPLOADS = re.compile(r"^/api/v1/tournaments(/.*)?$|^/api/v1/lists/imports$|^/referee/upload$|^/staff/lists$")
 _SMALL = re.compile(r"^/api/v1/simulator$|^/referee/(sign-in|sign-out|tournaments/[^/]+/withdraw)$")
 
 

@@ -8,6 +8,7 @@ from zdb import __version__
 from zdb.cli import (
     api_commands,
     db_commands,
+    list_commands,
     rating_commands,
     service_commands,
     simulator_commands,
@@ -27,6 +28,7 @@ for _module in (
     standings_commands,
     simulator_commands,
     db_commands,
+    list_commands,
     service_commands,
     api_commands,
     token_commands,

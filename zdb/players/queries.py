@@ -27,6 +27,8 @@ from zdb.common.utc import as_utc
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
+from zdb.lists.fide_queries import fide_row_condition
+from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
@@ -148,6 +150,7 @@ def search_players(
 #: the player card's statements, each with the parameter ``pkz``: the player with his current and
 #: initial rating, his memberships (current and past), his history with every evaluation's figures
 _p, _r, _i, _m, _h, _e, _v = Player, PlayerRating, InitialState, Membership, HistoryRow, Evaluation, TournamentVersion
+_f, _b = FideRatingRow, ListBaseline
 _er, _ed = EditionRating, ListEdition
 #: the last published edition that lists the player
 _lr, _le = aliased(EditionRating), aliased(ListEdition)
@@ -182,11 +185,21 @@ CARD_PLAYER = (
         _r.changed_at.label("rating_changed_at"),
         _i.rating.label("initial_rating"),
         _i.rating_index.label("initial_index"),
+        _f.edition.label("fide_edition"),
+        _f.standard.label("fide_standard"),
+        _f.rapid.label("fide_rapid"),
+        _f.blitz.label("fide_blitz"),
+        _f.title.label("fide_title"),
+        _f.women_title.label("fide_women_title"),
+        _b.last_evaluation.label("list_last_evaluation"),
+        _b.epoch.label("list_epoch"),
     )
     .outerjoin(_r, _r.player_pkz == _p.pkz)
     .outerjoin(_i, _i.player_pkz == _p.pkz)
     .outerjoin(_er, and_(_er.player_pkz == _p.pkz, _er.edition_id == _LAST_EDITION))
     .outerjoin(_ed, _ed.id == _er.edition_id)
+    .outerjoin(_f, fide_row_condition(_p.fide_id))
+    .outerjoin(_b, _b.player_pkz == _p.pkz)
     .where(_p.pkz == bindparam("pkz"))
 )
 CARD_MEMBERSHIPS = (
@@ -315,6 +328,22 @@ def card_fields(
         "fide_id": player["fide_id"],
         "nation": player["nation"],
         "guest": player["guest"],
+        "fide": None
+        if player["fide_edition"] is None
+        else {
+            "edition": player["fide_edition"],
+            "standard": player["fide_standard"],
+            "rapid": player["fide_rapid"],
+            "blitz": player["fide_blitz"],
+            "title": player["fide_title"],
+            "women_title": player["fide_women_title"],
+        },
+        "list_entry": None
+        if player["list_epoch"] is None
+        else {
+            "epoch": player["list_epoch"],
+            "last_evaluation": player["list_last_evaluation"],
+        },
         "rating": rating,
         "rating_index": _index(rating, player["rating_index"]),
         "rating_changed_at": _utc(player["rating_changed_at"]),

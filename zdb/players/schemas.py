@@ -14,7 +14,16 @@ from pydantic import BaseModel, Field
 from zdb.common.utc import UtcDateTime
 from zdb.tournaments.schemas import EvaluationFigures
 
-__all__ = ["CurrentClub", "HistoryEntry", "MembershipOut", "PlayerCard", "PlayerSummary", "RatingAt"]
+__all__ = [
+    "CurrentClub",
+    "FideOut",
+    "HistoryEntry",
+    "ListEntryOut",
+    "MembershipOut",
+    "PlayerCard",
+    "PlayerSummary",
+    "RatingAt",
+]
 
 
 class CurrentClub(BaseModel):
@@ -75,6 +84,26 @@ class PublishedRating(BaseModel):
     rating_index: int = Field(examples=[14])
 
 
+class FideOut(BaseModel):
+    """The player in the newest edition of FIDE's list that lists him."""
+
+    edition: date = Field(examples=["2026-11-01"])
+    standard: int | None = Field(examples=[2105])
+    rapid: int | None = Field(examples=[2050])
+    blitz: int | None = Field(examples=[None])
+    title: str | None = Field(examples=["FM"])
+    women_title: str | None = Field(examples=[None])
+
+
+class ListEntryOut(BaseModel):
+    """How the player came in with the federation's rating list."""
+
+    epoch: date = Field(description="the list's date: tournaments ending on or before it are inside his rating")
+    last_evaluation: str | None = Field(
+        description="the list's last evaluation (YYYYWW), until a tournament here replaces it", examples=["202611"]
+    )
+
+
 class PlayerCard(BaseModel):
     pkz: int = Field(examples=[10000042])
     surname: str = Field(examples=["Müller"])
@@ -86,6 +115,8 @@ class PlayerCard(BaseModel):
     fide_id: int | None = Field(examples=[24612345])
     nation: str | None = Field(examples=["GER"])
     guest: bool
+    fide: FideOut | None = Field(description="FIDE's ratings and titles, if FIDE's list has him")
+    list_entry: ListEntryOut | None = Field(description="if he came in with a rating list")
     rating: int | None = Field(examples=[1733])
     rating_index: int | None = Field(examples=[15])
     rating_changed_at: UtcDateTime | None = Field(examples=["2026-09-21T08:15:00Z"])

@@ -21,6 +21,8 @@ from zdb.editions.sources import ListSource
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.formats.dsb_files import ClubRow, FederationRow, MemberRow
+from zdb.lists.fide_queries import fide_row_condition, listed_week_date
+from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import public_name_column
 from zdb.ratings.models import HistoryRow, PlayerRating
@@ -58,6 +60,7 @@ def _members(
         .subquery()
     )
     last = select(ranked.c.player_pkz, ranked.c.event_date, ranked.c.tournament_id).where(ranked.c.n == 1).subquery()
+    f, b = FideRatingRow, ListBaseline
     rows = session.execute(
         select(
             m.club_code,
@@ -75,10 +78,15 @@ def _members(
             r.changed_at,
             last.c.event_date,
             last.c.tournament_id,
+            f.standard.label("fide_rating"),
+            f.title.label("fide_title"),
+            b.last_evaluation.label("listed_week"),
         )
         .join(p, p.pkz == m.player_pkz)
         .outerjoin(r, r.player_pkz == p.pkz)
         .outerjoin(last, last.c.player_pkz == p.pkz)
+        .outerjoin(f, fide_row_condition(p.fide_id))
+        .outerjoin(b, b.player_pkz == p.pkz)
         .where(*current)
         .order_by(m.club_code, m.member_no.is_(None), m.member_no, p.pkz)
     ).all()
@@ -94,10 +102,13 @@ def _members(
             birth_year=row.birth_year,
             rating=row.rating,
             rating_index=None if row.rating is None else row.rating_index,
-            last_evaluation=row.event_date,
+            # the list's last evaluation holds until a tournament here replaces it
+            last_evaluation=row.event_date or listed_week_date(row.listed_week),
             last_tournament_id=row.tournament_id,
             fide_id=row.fide_id,
             fide_nation=row.nation,
+            fide_rating=row.fide_rating,
+            fide_title=row.fide_title,
         )
         for row in rows
     ]

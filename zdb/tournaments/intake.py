@@ -25,6 +25,8 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.federations.models import Federation
 from zdb.formats.tournament_file import read_tournament_file
 from zdb.formats.trf import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfProblem, iter_games
+from zdb.lists.epochs import epoch_problems
+from zdb.lists.fide_start import fide_start_ratings
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
 from zdb.rating import InvalidInputError, ResultCode
@@ -342,6 +344,13 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
         for entry, pkz in zip(draft.players, numbers, strict=True)
     ]
     warnings = [*draft.warnings, *matched.warnings, *(w for f in facts if f is not None for w in f.warnings)]
+    if draft.end_date is not None:
+        listed = [
+            (e.query.place, pkz)
+            for e, pkz, new in zip(draft.players, numbers, created, strict=True)
+            if e and pkz > 0 and not new
+        ]
+        problems += epoch_problems(session, draft.end_date, listed)
     if problems:
         raise ValidationError(problems, warnings)
     # Without problems every player was read and matched.
@@ -349,6 +358,14 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
     assert len(people) == len(numbers)
     assert draft.end_date is not None
     learned = {pkz: f.birth_year for pkz, f, _ in people if f.learned and f.birth_year}
+    fide_ratings, fide_notes = fide_start_ratings(
+        session,
+        [(e.query.place, pkz, e.query.fide_id) for pkz, _, e in people if e.fide_rating is None],
+        start=draft.start_date or draft.end_date,
+        key=(draft.end_date, 1, draft.acronym, tournament_id or PREVIEW_ID),
+        skip_tournament=tournament_id,
+    )
+    warnings += fide_notes
     if create:
         learn_birth_years(session, learned)
     submission = TournamentSubmission(
@@ -361,7 +378,9 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
         kind=draft.kind,
         federation_prefix=draft.federation,
         tournament_id=tournament_id,
-        players=tuple(SubmittedPlayer(pkz, f.birth_year, f.member, e.fide_rating) for pkz, f, e in people),
+        players=tuple(
+            SubmittedPlayer(pkz, f.birth_year, f.member, e.fide_rating or fide_ratings.get(pkz)) for pkz, f, e in people
+        ),
         games=tuple(
             SubmittedGame(numbers[w - 1], numbers[b - 1], result, round_no, board)
             for round_no, board, w, b, result in draft.games

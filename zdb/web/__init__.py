@@ -14,7 +14,18 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from zdb.web.routes import clubs, federations, language, players, recalculation, referee, search, simulator, tournaments
+from zdb.web.routes import (
+    clubs,
+    federations,
+    language,
+    players,
+    recalculation,
+    referee,
+    search,
+    simulator,
+    staff_lists,
+    tournaments,
+)
 
 __all__ = ["STATIC_PATH", "install_web"]
 
@@ -24,6 +35,17 @@ _STATIC = Path(__file__).parent / "static"
 
 def install_web(app: FastAPI) -> None:
     """Mount the pages on ``app``."""
-    for module in (search, players, tournaments, clubs, federations, recalculation, simulator, referee, language):
+    for module in (
+        search,
+        players,
+        tournaments,
+        clubs,
+        federations,
+        recalculation,
+        simulator,
+        referee,
+        staff_lists,
+        language,
+    ):
         app.include_router(module.router)
     app.mount(STATIC_PATH, StaticFiles(directory=_STATIC), name="static")

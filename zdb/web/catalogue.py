@@ -22,7 +22,7 @@ __all__ = ["extract_messages", "update_catalogues"]
 _ROOT = Path(__file__).parent
 _PACKAGE = _ROOT.parent
 #: the packages whose problem texts the pages show: their ``Message("...")`` templates
-_MESSAGE_SOURCES = ("formats/trf", "formats/swt", "tournaments")
+_MESSAGE_SOURCES = ("formats/trf", "formats/swt", "tournaments", "lists")
 _METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
 _OPTIONS = {
     "templates/**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true", "lstrip_blocks": "true"},

@@ -1,0 +1,60 @@
+"""The staff's rating-list page without a browser: an admin uploads a list, sees in German what
+it would change (nothing stored), applies exactly that file, and sees what it changed."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from tests.web.html_text import text_of
+from zdb.app import create_app
+from zdb.auth.service import create_token
+from zdb.config import Settings
+from zdb.db import engine_for, unit_of_work
+from zdb.lists.runner import run_list_import
+from zdb.players.models import Player
+from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
+
+
+def _players(url: str) -> int:
+    with unit_of_work(engine_for(url)) as session:
+        return int(session.execute(select(func.count()).select_from(Player)).scalar_one())
+
+
+def test_the_difference_is_shown_before_the_list_is_applied(postgres_url: str) -> None:
+    with unit_of_work(engine_for(postgres_url)) as session:
+        admin = create_token(session, "admin", label="staff").secret
+    app = create_app(Settings(database_url=postgres_url), recalculation=False)
+    client = TestClient(app, follow_redirects=False)
+    assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
+    data = synthetic_list(2, 30)
+    people = len({m.person_id for m in data.members})
+
+    sent = client.post(
+        "/staff/lists",
+        files={"file": ("LV-0-csv.zip", list_zip_bytes(data), "application/zip")},
+        data={"list_date": "2026-11-30"},
+    )
+    assert sent.status_code == 303
+    shown_path = sent.headers["location"]
+    run_list_import(engine_for(postgres_url), int(shown_path.rsplit("/", 1)[1]))
+    page = text_of(client.get(shown_path).text)
+    assert "Was die Liste ändern würde" in page and f"neue Personen {people}" in page
+    assert "Diese Liste übernehmen" in page and _players(postgres_url) == 0
+
+    applied = client.post(f"{shown_path}/apply")
+    assert applied.status_code == 303
+    applied_path = applied.headers["location"]
+    run_list_import(engine_for(postgres_url), int(applied_path.rsplit("/", 1)[1]))
+    page = text_of(client.get(applied_path).text)
+    assert "Was die Liste geändert hat" in page and f"neue Personen {people}" in page
+    assert _players(postgres_url) == people
+    assert "Diese Liste übernehmen" not in text_of(client.get(shown_path).text)  # its file was taken
+    listing = text_of(client.get("/staff/lists").text)
+    assert listing.count("LV-0-csv.zip") == 2
+
+
+def test_the_page_is_for_admins(postgres_url: str) -> None:
+    app = create_app(Settings(database_url=postgres_url), recalculation=False)
+    client = TestClient(app, follow_redirects=False)
+    assert client.get("/staff/lists").headers["location"].startswith("/referee/sign-in")

@@ -1,0 +1,129 @@
+"""The staff's endpoints for a federation's rating list: upload it (a dry run shows the
+difference, a real run applies it) and follow the import.
+
+Thin: the upload is stored as an import waiting for the worker (``zdb.lists.models``), the
+request's unit of work commits, and only then is the worker asked to run it
+(``zdb.lists.dispatch``, as a background task of the response). The worker's answer is the
+difference (``zdb.lists.difference``), read with ``GET /lists/imports/{id}`` like the
+recalculation's status. Admin only.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, BackgroundTasks, File, Form, Path, Request, UploadFile
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from zdb.api.openapi import problems
+from zdb.auth.service import record_write
+from zdb.common.utc import UtcDateTime
+from zdb.endpoints.dependencies import Caller, RequestSession
+from zdb.errors import NotFoundError, ValidationError, ValidationProblem
+from zdb.lists.dispatch import start_list_import
+from zdb.lists.models import ListImport
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/lists", tags=["federations and clubs"])
+
+
+class ImportProgress(BaseModel):
+    done: int = Field(examples=[3])
+    total: int = Field(examples=[7])
+
+
+class ListImportOut(BaseModel):
+    """An import of a rating list: waiting for the worker, running, or ended with its answer."""
+
+    id: int = Field(examples=[1])
+    file_name: str = Field(examples=["LV-0-csv.zip"])
+    list_date: date | None = Field(description="the epoch of the starting states it brings", examples=["2026-11-30"])
+    dry_run: bool
+    skip_problems: bool
+    status: Literal["waiting", "running", "done", "refused", "failed"] = Field(examples=["done"])
+    progress: ImportProgress
+    result: dict[str, Any] | None = Field(
+        description="the difference: counts per kind, the first lines of each, the problems (file:line: column: "
+        "text), lines left out; for a refused list the difference it would have made and why it was refused",
+    )
+    error: str | None = Field(description="why an import without a difference was refused or failed")
+    created_at: UtcDateTime = Field(examples=["2026-12-02T08:00:00Z"])
+    finished_at: UtcDateTime | None = Field(examples=["2026-12-02T08:00:09Z"])
+
+
+def _out(record: ListImport) -> ListImportOut:
+    return ListImportOut(
+        id=record.id,
+        file_name=record.file_name,
+        list_date=record.list_date,
+        dry_run=record.dry_run,
+        skip_problems=record.skip_problems,
+        status=record.status,  # type: ignore[arg-type]
+        progress=ImportProgress(done=record.progress_done, total=record.progress_total),
+        result=record.result,
+        error=record.error,
+        created_at=record.created_at,
+        finished_at=record.finished_at,
+    )
+
+
+@router.post(
+    "/imports",
+    status_code=202,
+    response_model=ListImportOut,
+    summary="Upload the federation's rating-list ZIP (admin)",
+    description="The ZIP (`spieler.csv`, `vereine.csv`, `verbaende.csv` in any layout in use) is imported by the "
+    "worker: the first list of a federation, or a later one as a sync. `dry_run` answers the difference and "
+    "stores nothing. A list with problems stores nothing unless `skip_problems`. Follow it at `Location`.",
+    responses={
+        202: {"headers": {"Location": {"description": "the import", "schema": {"type": "string"}}}},
+        **problems(401, 403, 422),
+    },
+)
+def upload_list(
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Caller,
+    background: BackgroundTasks,
+    file: Annotated[UploadFile, File(description="the rating-list ZIP")],
+    list_date: Annotated[date | None, Form(description="the list's date (default: the ZIP's own)")] = None,
+    encoding: Annotated[Literal["utf-8", "cp1252", "latin-1"] | None, Form()] = None,
+    dry_run: Annotated[bool, Form()] = False,
+    skip_problems: Annotated[bool, Form()] = False,
+) -> JSONResponse:
+    caller.require("admin")
+    data = file.file.read()
+    if not data:
+        raise ValidationError([ValidationProblem("body.file", "the file is empty")])
+    name = (file.filename or "list.zip").rsplit("/", 1)[-1][:200]
+    record = ListImport(kind="list", file_name=name, list_date=list_date, encoding=encoding, payload=data)
+    record.dry_run, record.skip_problems, record.status = dry_run, skip_problems, "waiting"
+    record.progress_done, record.progress_total = 0, 0
+    record.actor_token_id = caller.token_id
+    session.add(record)
+    session.flush()
+    session.refresh(record)
+    record_write(session, caller, "list.upload", f"import {record.id}", {"file": name, "dry_run": dry_run})
+    background.add_task(start_list_import, request.app.state.start_list_import, record.id)
+    location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
+    return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})
+
+
+@router.get(
+    "/imports/{import_id}",
+    response_model=ListImportOut,
+    summary="An import: its state, progress and difference (admin)",
+    responses=problems(401, 403, 404),
+)
+def list_import(
+    *, session: RequestSession, caller: Caller, import_id: Annotated[int, Path(ge=1, le=2**31 - 1)]
+) -> ListImportOut:
+    caller.require("admin")
+    record = session.get(ListImport, import_id)
+    if record is None:
+        raise NotFoundError(f"no import has the id {import_id}")
+    return _out(record)

@@ -1,0 +1,70 @@
+"""A deliberate re-baseline: the list's DWZ and index become the starting state, at a date, of
+every person it lists whom the register knows, replacing what ZDB computed before that date.
+
+A sync never touches a rating (``zdb.lists.sync_plan``); this is the separate, explicit step a
+federation takes when it decides that its list, not ZDB's evaluation, is right. It is a start
+rating of spec §2 per person at the date (ordered before every tournament ending that day),
+the date becomes his epoch (``zdb.lists.epochs``), and the time line is dirty from the date on,
+so the recalculation carries the new states through every later tournament. Flushes, never
+commits.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from zdb.auth.models import AuditEntry
+from zdb.bulk import copy_rows
+from zdb.errors import ValidationError, ValidationProblem
+from zdb.formats.dsb_files import Codec
+from zdb.formats.list_reader import read_rating_list
+from zdb.lists.models import ListBaseline
+from zdb.players.models import Player
+from zdb.ratings.models import StartRatingRow
+from zdb.ratings.recalculation.dirty import mark_dirty
+
+__all__ = ["rebaseline"]
+
+
+def rebaseline(session: Session, data: bytes, *, file: str, day: date, codec: Codec | None = None) -> int:
+    """Set the starting states; answers how many were set."""
+    rating_list = read_rating_list(data, codec, name=file)
+    if rating_list.problems:
+        raise ValidationError([ValidationProblem(f"{p.file}:{p.line}", p.message) for p in rating_list.problems])
+    if not rating_list.people:
+        raise ValidationError([ValidationProblem(file, "a re-baseline needs a list with person ids (ID)")])
+    rated = {p.person_id: p.member for p in rating_list.people if p.member.rating is not None}
+    known: dict[str | None, int] = {}
+    keys = list(rated)
+    for start in range(0, len(keys), 5000):  # SQLite takes at most 32,766 values in one statement
+        chosen = select(Player.external_id, Player.pkz).where(Player.external_id.in_(keys[start : start + 5000]))
+        known.update((key, pkz) for key, pkz in session.execute(chosen))
+    states = [(known[key], member) for key, member in rated.items() if key in known]
+    numbers = [pkz for pkz, _ in states]
+    for start in range(0, len(numbers), 5000):
+        chunk = numbers[start : start + 5000]
+        session.execute(
+            delete(StartRatingRow).where(StartRatingRow.player_pkz.in_(chunk), StartRatingRow.rating_date == day)
+        )
+        session.execute(delete(ListBaseline).where(ListBaseline.player_pkz.in_(chunk)))
+    copy_rows(
+        session,
+        StartRatingRow.__table__,  # type: ignore[arg-type]
+        ("player_pkz", "rating_date", "rating", "rating_index", "evaluated", "set_by"),
+        ((pkz, day, m.rating, m.rating_index or 0, False, f"re-baseline {file}"[:100]) for pkz, m in states),
+    )
+    copy_rows(
+        session,
+        ListBaseline.__table__,  # type: ignore[arg-type]
+        ("player_pkz", "epoch", "last_evaluation", "import_id"),
+        ((pkz, day, None if m.last_evaluation is None else str(m.last_evaluation), None) for pkz, m in states),
+    )
+    if states:
+        mark_dirty(session, [(day, 0, "", 0)])
+    detail = {"list_date": day.isoformat(), "starting_states": len(states)}
+    session.add(AuditEntry(action="list.rebaseline", target=file[:200], detail=detail))
+    session.flush()
+    return len(states)

@@ -1,0 +1,92 @@
+"""Running an uploaded import: the worker's (or the embedded thread's) side of
+``POST /lists/imports``. Idempotent: an import that has ended (done, refused, failed) is left
+alone, so a message delivered twice runs it once.
+
+Three transactions: claiming the import (``running``, seen at once by whoever asks), the
+import itself (everything or nothing), and its end (``done`` with the difference, ``refused``
+with the problems, or ``failed``). On PostgreSQL the progress is written through a connection of
+its own while the import runs; SQLite has one writer at a time, which is then the import, so
+there the progress shows when it ends.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import InterfaceError, OperationalError
+
+from zdb.db import is_postgres, unit_of_work
+from zdb.errors import DomainError, ValidationError
+from zdb.lists.models import ListImport
+from zdb.lists.service import ListProblemsError, import_rating_list
+
+__all__ = ["run_list_import"]
+
+_log = logging.getLogger(__name__)
+_ENDED = ("done", "refused", "failed")
+
+
+def _progress_writer(engine: Engine, import_id: int) -> object:
+    def write(done: int, total: int) -> None:
+        with engine.begin() as connection:
+            connection.execute(
+                update(ListImport).where(ListImport.id == import_id).values(progress_done=done, progress_total=total)
+            )
+
+    return write if is_postgres(engine) else None
+
+
+def _end(engine: Engine, import_id: int, *, keep: bool = False, **values: object) -> None:
+    if not keep:
+        values["payload"] = None
+    with unit_of_work(engine) as session:
+        session.execute(
+            update(ListImport).where(ListImport.id == import_id).values(finished_at=datetime.now(UTC), **values)
+        )
+
+
+def run_list_import(engine: Engine, import_id: int) -> str:
+    """Run the import ``import_id`` if it has not ended; its status afterwards."""
+    with unit_of_work(engine) as session:
+        record = session.execute(select(ListImport).where(ListImport.id == import_id).with_for_update()).scalar()
+        if record is None:
+            return "missing"
+        if record.status in _ENDED:
+            return record.status
+        record.status = "running"
+    payload = record.payload or b""
+    try:
+        with unit_of_work(engine) as session:
+            answer = import_rating_list(
+                session,
+                payload,
+                file=record.file_name,
+                list_date=record.list_date,
+                codec=record.encoding,  # type: ignore[arg-type]
+                dry_run=record.dry_run,
+                skip_problems=record.skip_problems,
+                by=f"upload {record.file_name}",
+                import_id=None if record.dry_run else import_id,
+                actor_token_id=record.actor_token_id,
+                progress=_progress_writer(engine, import_id),  # type: ignore[arg-type]
+            )
+    except ListProblemsError as error:
+        _end(engine, import_id, status="refused", result=error.difference.as_json())
+        return "refused"
+    except ValidationError as error:
+        _end(engine, import_id, status="refused", error="; ".join(f"{p.place}: {p.message}" for p in error.problems))
+        return "refused"
+    except DomainError as error:
+        _end(engine, import_id, status="refused", error=str(error))
+        return "refused"
+    except (OperationalError, InterfaceError):
+        raise  # the database was out of reach: the import stays running, the task's retry runs it
+    except Exception as error:
+        _log.exception("list import %s failed", import_id)
+        _end(engine, import_id, status="failed", error=f"{type(error).__name__}: {error}")
+        raise
+    # a dry run keeps the file, so that exactly the file whose difference was shown can be applied
+    _end(engine, import_id, status="done", result=answer.as_json(), list_date=answer.list_date, keep=record.dry_run)
+    return "done"

@@ -1,0 +1,104 @@
+"""Importing a federation's rating list: read the ZIP, compute the difference, and (unless a dry
+run) write it, all in the caller's transaction. Flushes, never commits.
+
+The list's date is the epoch of the starting states it brings: the date given (``--date``, the
+upload's ``list_date``), else the date the ZIP stamps on its ``spieler.csv`` (none at all, or
+the ZIP format's earliest time, asks for the date). A list with
+problems stores nothing, unless told to skip the lines with problems; those are then listed in
+the answer. A dry run answers the same difference and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, datetime
+
+from sqlalchemy.orm import Session
+
+from zdb.errors import ValidationError, ValidationProblem
+from zdb.formats.dsb_files import Codec
+from zdb.formats.list_model import Problem, RatingList
+from zdb.formats.list_reader import read_rating_list
+from zdb.lists.difference import Difference
+from zdb.lists.models import ListImport
+from zdb.lists.sync_plan import plan_sync
+from zdb.lists.sync_writes import write_sync
+
+__all__ = ["CODECS", "ListProblemsError", "import_rating_list", "list_date_of"]
+
+#: the encodings a caller may state (else each file's is detected)
+CODECS: tuple[Codec, ...] = ("utf-8", "cp1252", "latin-1")
+
+
+class ListProblemsError(ValidationError):
+    """A list refused because of its problems (each with file, line and column); nothing is stored."""
+
+    def __init__(self, problems: list[Problem], difference: Difference) -> None:
+        super().__init__([ValidationProblem(_place(p), p.message) for p in problems])
+        self.difference = difference
+
+
+def _place(problem: Problem) -> str:
+    where = f"{problem.file}:{problem.line}" if problem.line else problem.file
+    return f"{where}: {problem.column}" if problem.column else where
+
+
+def list_date_of(rating_list: RatingList, given: date | None) -> date:
+    if given is not None:
+        return given
+    # 1980-01-01 00:00 is the ZIP format's earliest time: what a writer stamps without a date
+    if rating_list.stamp is not None and rating_list.stamp != datetime(1980, 1, 1):
+        return rating_list.stamp.date()
+    raise ValidationError(
+        [ValidationProblem("list_date", "the list carries no date: give the date of the list (--date YYYY-MM-DD)")]
+    )
+
+
+def import_rating_list(
+    session: Session,
+    data: bytes,
+    *,
+    file: str,
+    list_date: date | None = None,
+    codec: Codec | None = None,
+    dry_run: bool = False,
+    skip_problems: bool = False,
+    by: str = "list import",
+    import_id: int | None = None,
+    actor_token_id: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Difference:
+    """Sync the register with the rating-list ZIP ``data``; the difference it made (or, in a
+    dry run, would make). ``import_id`` names the import's row; without one, an applied import
+    records a row of its own."""
+    rating_list = read_rating_list(data, codec, name=file)
+    if not rating_list.members and not rating_list.problems:
+        empty = Problem("spieler.csv", 0, "", "no membership in the list")
+        rating_list = RatingList((), (), (), (), (empty,), rating_list.formats, rating_list.stamp)
+    day = list_date_of(rating_list, list_date)
+    plan = plan_sync(session, rating_list, day, file, dry_run=dry_run)
+    difference = plan.difference
+    difference.problems = [str(p) for p in plan.problems]
+    # a problem on a line leaves that line out; one of the whole file (line 0) leaves the file out
+    difference.skipped = len({(p.file, p.line) for p in plan.problems if p.line})
+    if dry_run:
+        return difference
+    fatal = [p for p in plan.problems if p.line == 0]
+    if plan.problems and (not skip_problems or fatal):
+        raise ListProblemsError(fatal or plan.problems, difference)
+    if import_id is None:
+        record = ListImport(kind="list", file_name=file[:200], list_date=day, status="done", dry_run=False)
+        record.skip_problems = skip_problems
+        record.actor_token_id = actor_token_id
+        session.add(record)
+        session.flush()
+        import_id = record.id
+    write_sync(session, plan, import_id=import_id, by=by, actor_token_id=actor_token_id, progress=progress)
+    difference.applied = True
+    if import_id is not None:
+        record_row = session.get(ListImport, import_id)
+        if record_row is not None:
+            record_row.list_date = day
+            record_row.result = difference.as_json()
+    session.flush()
+    return difference

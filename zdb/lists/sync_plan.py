@@ -1,0 +1,422 @@
+"""What a rating list changes in the register: computed from the read list and the stored
+state in a few set-based reads, without writing (a dry run stops here).
+
+The choices where the issue is silent, as a rating officer would expect them:
+
+- **Who is who.** A person is found by the list's person id (``external_id``); a record
+  without one that carries the same FIDE id is taken over (linked), so a person a referee
+  entered before the list arrived is not doubled. The older DeWIS layout has no person id: its
+  lines with equal person data (name, birth year, DWZ, index, FIDE data) are one person, found
+  again by a current membership number in one of his clubs.
+- **What the list governs.** The memberships of the clubs its ``vereine.csv`` names: a current
+  membership there that the list does not repeat has ended (the day before the list's date; a
+  leaver is never deleted). Clubs and federations are added or renamed, never removed.
+- **A value the list leaves empty** (birth year, sex, FIDE id, nation) tells nothing: the
+  record keeps what it knows (a birth year learned from a tournament, say).
+- **Ratings.** A person the list brings in gets its DWZ and index as his start rating at the
+  list's date (spec §2; no DWZ: no start rating) and that date as his epoch. A later list
+  never overwrites a rating: a DWZ that differs from ZDB's is counted (``ratings_differ``)
+  and left for a deliberate re-baseline.
+- **A status or number change** of a current membership is written in place (audited with
+  before, after and the list's date); a transfer is the end of one membership and the
+  beginning of another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from zdb.common.names import fold_name
+from zdb.federations.models import Club, Federation
+from zdb.formats.list_model import ListFederation, ListMember, Problem, RatingList
+from zdb.lists.codes import ROOT_CODE, prefix_of_code
+from zdb.lists.difference import Difference
+from zdb.lists.models import ListBaseline
+from zdb.players.models import Membership, Player
+from zdb.ratings.models import PlayerRating, StartRatingRow
+
+__all__ = ["Facts", "Plan", "PlannedPerson", "plan_sync"]
+
+#: the root's name where a layout does not list it (DeWIS names it only as the states' parent)
+ROOT_NAME = "Deutscher Schachbund"
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the register keeps of a person."""
+
+    surname: str
+    given_name: str
+    sex: str | None
+    birth_year: int | None
+    fide_id: int | None
+    nation: str | None
+    guest: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedPerson:
+    """A person the list brings in: ``ref`` is negative (``-1`` the first) until he is stored."""
+
+    ref: int
+    external_id: str | None
+    facts: Facts
+    member: ListMember
+
+
+@dataclass(slots=True)
+class Plan:
+    list_date: date
+    difference: Difference
+    federations_new: list[tuple[str, str, int, str | None]] = field(default_factory=list)
+    federations_changed: list[tuple[str, str, int, str | None]] = field(default_factory=list)
+    clubs_new: list[tuple[str, str, str]] = field(default_factory=list)
+    clubs_changed: list[tuple[str, str, str]] = field(default_factory=list)
+    people_new: list[PlannedPerson] = field(default_factory=list)
+    #: pkz, facts after, facts before
+    people_changed: list[tuple[int, Facts, Facts]] = field(default_factory=list)
+    people_linked: list[tuple[int, str]] = field(default_factory=list)
+    #: person ref (pkz, or a new person's negative ref), club, member number, status
+    memberships_new: list[tuple[int, str, int | None, str]] = field(default_factory=list)
+    #: membership id, pkz, club, member number, status; number and status before
+    memberships_changed: list[tuple[int, int, str, int | None, str, int | None, str]] = field(default_factory=list)
+    #: membership id, pkz, club, last day
+    memberships_ended: list[tuple[int, int, str, date]] = field(default_factory=list)
+    #: new person's ref, rating, index
+    start_ratings: list[tuple[int, int, int]] = field(default_factory=list)
+    #: new person's ref, last evaluation (YYYYWW)
+    baselines: list[tuple[int, str | None]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Stored:
+    federations: dict[str, tuple[str, int, str | None]]
+    clubs: dict[str, tuple[str, str]]
+    people: dict[int, tuple[str | None, Facts]]
+    by_external: dict[str, int]
+    by_fide: dict[int, int]
+    #: current memberships: id, pkz, club, member number, status, valid from
+    memberships: list[tuple[int, int, str, int | None, str, date]]
+    ratings: dict[int, tuple[int | None, int]]
+    baselines: set[int]
+
+
+def _stored(session: Session) -> _Stored:
+    connection = session.connection()  # Core rows: a hundred thousand people without the ORM's loading
+    federations = {
+        f.prefix: (f.name, f.level, f.parent_prefix)
+        for f in connection.execute(
+            select(Federation.prefix, Federation.name, Federation.level, Federation.parent_prefix)
+        )
+    }
+    clubs = {
+        c.code: (c.name, c.federation_prefix)
+        for c in connection.execute(select(Club.code, Club.name, Club.federation_prefix))
+    }
+    p = Player
+    people: dict[int, tuple[str | None, Facts]] = {}
+    by_external: dict[str, int] = {}
+    by_fide: dict[int, int] = {}
+    rows = connection.execute(
+        select(p.pkz, p.external_id, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest)
+    )
+    for pkz, external, surname, given, sex, year, fide, nation, guest in rows:
+        people[pkz] = (external, Facts(surname, given, sex, year, fide, nation, guest))
+        if external is not None:
+            by_external[external] = pkz
+        if fide is not None:
+            by_fide[fide] = pkz
+    m = Membership
+    memberships = [
+        (r.id, r.player_pkz, r.club_code, r.member_no, r.status, r.valid_from)
+        for r in connection.execute(
+            select(m.id, m.player_pkz, m.club_code, m.member_no, m.status, m.valid_from).where(m.valid_until.is_(None))
+        )
+    ]
+    ratings: dict[int, tuple[int | None, int]] = {}
+    s = StartRatingRow
+    for number, rating, index in connection.execute(
+        select(s.player_pkz, s.rating, s.rating_index).order_by(s.rating_date)
+    ):
+        ratings[number] = (rating, index)  # the latest start rating, until a run has evaluated it
+    r = PlayerRating
+    for number, current_rating, index in connection.execute(select(r.player_pkz, r.rating, r.rating_index)):
+        ratings[number] = (current_rating, index)
+    baselines = set(connection.execute(select(ListBaseline.player_pkz)).scalars())
+    return _Stored(federations, clubs, people, by_external, by_fide, memberships, ratings, baselines)
+
+
+def _name(facts: Facts) -> str:
+    return f"{facts.surname}, {facts.given_name}" if facts.given_name else facts.surname
+
+
+def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str, str]:
+    """Federations and clubs; answers the listed clubs' codes and their prefixes."""
+    listed: dict[str, ListFederation] = {}
+    for federation in rating_list.federations:  # a repeated number: the first line counts
+        listed.setdefault(federation.code, federation)
+    wanted: dict[str, tuple[str, str | None]] = {}
+    if "" not in stored.federations and ROOT_CODE not in listed:
+        wanted[""] = (ROOT_NAME, None)
+    for code, federation in listed.items():
+        parent = None if code == ROOT_CODE or not federation.parent else prefix_of_code(federation.parent)
+        wanted[prefix_of_code(code)] = (federation.name, parent)
+    file = "verbaende.csv"
+    levels: dict[str, int] = {prefix: level for prefix, (_, level, _) in stored.federations.items()}
+
+    def level_of(prefix: str, seen: frozenset[str] = frozenset()) -> int | None:
+        if prefix in wanted:
+            parent = wanted[prefix][1]
+            if parent is None:
+                return 0
+            if parent in seen:
+                return None
+            above = level_of(parent, seen | {prefix})
+            return None if above is None else min(3, above + 1)
+        return levels.get(prefix)
+
+    new = []
+    for prefix, (name, parent) in wanted.items():
+        level = level_of(prefix)
+        line = next((f.line for f in rating_list.federations if prefix_of_code(f.code) == prefix), 0)
+        if level is None or len(prefix) > 4:
+            why = "a code of at most 4 characters"
+            if level is None:
+                why = f"the parent federation {parent!r} is not known"
+            plan.problems.append(Problem(file, line, "", why))
+            continue
+        row = (prefix, name, level, parent)
+        before = stored.federations.get(prefix)
+        if before is None:
+            new.append(row)
+            plan.difference.add("federations_new", f"{prefix or ROOT_CODE} {name}")
+        elif before != (name, level, parent):
+            plan.federations_changed.append(row)
+            plan.difference.add("federations_changed", f"{prefix or ROOT_CODE} {before[0]} → {name}")
+    plan.federations_new = sorted(new, key=lambda row: row[2])  # parents first
+    known = set(stored.federations) | {row[0] for row in new}
+    clubs: dict[str, str] = {}
+    for club in rating_list.clubs:
+        if club.is_federation:
+            continue
+        prefix = prefix_of_code(club.parent)
+        if len(club.code) != 5:
+            plan.problems.append(Problem("vereine.csv", club.line, "", f"a club code has 5 characters: {club.code!r}"))
+            continue
+        if prefix not in known:
+            why = f"the federation {club.parent!r} is not known"
+            plan.problems.append(Problem("vereine.csv", club.line, "", why))
+            continue
+        clubs[club.code] = prefix
+        before_club = stored.clubs.get(club.code)
+        if before_club is None:
+            plan.clubs_new.append((club.code, club.name, prefix))
+            plan.difference.add("clubs_new", f"{club.code} {club.name}")
+        elif before_club != (club.name, prefix):
+            plan.clubs_changed.append((club.code, club.name, prefix))
+            plan.difference.add("clubs_changed", f"{club.code} {before_club[0]} → {club.name}")
+    return clubs
+
+
+def _groups(rating_list: RatingList) -> list[tuple[str | None, ListMember, tuple[ListMember, ...]]]:
+    """The list's people: by person id, or (older DeWIS layout) by equal person data."""
+    if rating_list.people:
+        return [(p.person_id, p.member, p.memberships) for p in rating_list.people]
+    grouped: dict[tuple[object, ...], list[ListMember]] = {}
+    for member in rating_list.members:
+        grouped.setdefault(member.person_data(), []).append(member)
+    people: list[tuple[str | None, ListMember, tuple[ListMember, ...]]] = []
+    for lines in grouped.values():
+        active = [m for m in lines if m.status == "active"]
+        people.append((None, (active or lines)[0], tuple(lines)))
+    return people
+
+
+def _merged(listed: Facts, before: Facts) -> Facts:
+    """The record after the list: a value the list leaves empty keeps the record's."""
+    return Facts(
+        listed.surname,
+        listed.given_name,
+        listed.sex or before.sex,
+        listed.birth_year or before.birth_year,
+        listed.fide_id or before.fide_id,
+        listed.nation or before.nation,
+        False,
+    )
+
+
+def _facts_of(member: ListMember) -> Facts:
+    return Facts(member.surname, member.given_name, member.sex, member.birth_year, member.fide_id, member.fide_nation)
+
+
+def _changed_fields(after: Facts, before: Facts) -> str:
+    names = ("surname", "given_name", "sex", "birth_year", "fide_id", "nation", "guest")
+    return ", ".join(
+        f"{n} {getattr(before, n)!r} → {getattr(after, n)!r}" for n in names if getattr(before, n) != getattr(after, n)
+    )
+
+
+def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: str, *, dry_run: bool) -> Plan:
+    """The difference between the register and ``rating_list`` taken at ``list_date``."""
+    plan = Plan(list_date, Difference(file, list_date, dry_run))
+    plan.problems.extend(rating_list.problems)
+    stored = _stored(session)
+    clubs = _plan_tree(rating_list, stored, plan)
+    known_clubs = set(stored.clubs) | set(clubs)
+    governed = set(clubs)
+    current: dict[int, dict[str, tuple[int, int | None, str, date]]] = {}
+    by_number: dict[tuple[str, int], int] = {}
+    by_name: dict[tuple[str, str, str, int | None], int] = {}
+    for membership_id, holder, club, number, status, since in stored.memberships:
+        current.setdefault(holder, {})[club] = (membership_id, number, status, since)
+        if number is not None:
+            by_number[(club, number)] = holder
+        facts = stored.people[holder][1]
+        by_name[(club, facts.surname, facts.given_name, facts.birth_year)] = holder
+    fide_owner: dict[int, int] = dict(stored.by_fide)
+    fide_line: dict[int, int] = {}
+    numbers_taken: dict[tuple[str, int], int] = {}
+    seen: set[int] = set()
+    ended_day = list_date - timedelta(days=1)
+    file_name = "spieler.csv"
+    for person_id, chosen, lines in _groups(rating_list):
+        wanted, doubtful = _wanted_memberships(plan, lines, known_clubs, numbers_taken)
+        listed = _facts_of(chosen)
+        pkz: int | None = None
+        if person_id is not None:
+            pkz = stored.by_external.get(person_id)
+            if pkz is None and listed.fide_id is not None:
+                candidate = stored.by_fide.get(listed.fide_id)
+                if candidate is not None and stored.people[candidate][0] is None and candidate not in seen:
+                    pkz = candidate
+                    plan.people_linked.append((pkz, person_id))
+                    plan.difference.add("people_linked", f"line {chosen.line}: {person_id} is {pkz} {_name(listed)}")
+        else:
+            # the older DeWIS layout: a current membership number, else name and birth year in a club
+            found = [by_number.get((m.club_code, m.member_no)) for m in lines if m.member_no is not None]
+            found += [by_name.get((m.club_code, m.surname, m.given_name, m.birth_year)) for m in lines]
+            pkz = next((number for number in found if number is not None), None)
+        if pkz is not None and pkz in seen:
+            plan.problems.append(Problem(file_name, chosen.line, "", f"the same person ({pkz}) as an earlier line"))
+            continue
+        if pkz is None and not wanted:
+            continue  # every line of a new person has a problem: he is left out with them
+        ref = pkz if pkz is not None else -(len(plan.people_new) + 1)
+        fide = listed.fide_id
+        if fide is not None:
+            owner = fide_owner.get(fide)
+            if owner is not None and owner != pkz:
+                other = f"person {owner}" if owner > 0 else f"line {fide_line[fide]}"
+                message = f"FIDE id {fide} is already the id of {other}; the line is taken without it"
+                plan.problems.append(Problem(file_name, chosen.line, "FIDE-ID", message))
+                listed = Facts(listed.surname, listed.given_name, listed.sex, listed.birth_year, None, listed.nation)
+            else:
+                fide_owner[fide] = ref
+                fide_line[fide] = chosen.line
+        if pkz is None:
+            plan.people_new.append(PlannedPerson(ref, person_id, listed, chosen))
+            label = f"{person_id} {_name(listed)}" if person_id else _name(listed)
+            plan.difference.add("people_new", f"line {chosen.line}: {label}")
+            if chosen.rating is not None:
+                plan.start_ratings.append((ref, chosen.rating, chosen.rating_index or 0))
+                plan.difference.add("start_ratings", f"{_name(listed)}: {chosen.rating}-{chosen.rating_index or 0}")
+            week = None if chosen.last_evaluation is None else str(chosen.last_evaluation)
+            plan.baselines.append((ref, week))
+        else:
+            seen.add(pkz)
+            before = stored.people[pkz][1]
+            after = _merged(listed, before)
+            if after != before:
+                plan.people_changed.append((pkz, after, before))
+                plan.difference.add("people_changed", f"line {chosen.line}: {pkz} {_changed_fields(after, before)}")
+            else:
+                plan.difference.counts["people_unchanged"] += 1
+            ours = stored.ratings.get(pkz)
+            if ours is not None and chosen.rating is not None and ours[0] != chosen.rating:
+                text = f"{pkz} {_name(after)}: list {chosen.rating}-{chosen.rating_index or 0}, ZDB {ours[0]}-{ours[1]}"
+                plan.difference.add("ratings_differ", text)
+        _plan_memberships(
+            plan, ref, wanted, current.get(ref, {}), governed=governed, keep_held=doubtful, ended_day=ended_day
+        )
+    listed_people = seen
+    for holder, held in current.items():
+        if holder in listed_people:
+            continue
+        for club, (membership_id, _, _, since) in held.items():
+            if club in governed:
+                plan.memberships_ended.append((membership_id, holder, club, max(since, ended_day)))
+                plan.difference.add("memberships_ended", f"{holder} {_name(stored.people[holder][1])} left {club}")
+    return plan
+
+
+def _wanted_memberships(
+    plan: Plan, lines: Iterable[ListMember], known_clubs: set[str], numbers_taken: dict[tuple[str, int], int]
+) -> tuple[dict[str, ListMember], bool]:
+    """A person's memberships the list wants (by club), and whether a line of his had a problem."""
+    file = "spieler.csv"
+    wanted: dict[str, ListMember] = {}
+    count = 0
+    for member in lines:
+        count += 1
+        if member.club_code not in known_clubs:
+            plan.problems.append(Problem(file, member.line, "", f"the club {member.club_code} is not known"))
+            continue
+        if member.club_code in wanted:
+            message = f"a second membership in {member.club_code} (line {wanted[member.club_code].line})"
+            plan.problems.append(Problem(file, member.line, "", message))
+            continue
+        if member.member_no is not None:
+            key = (member.club_code, member.member_no)
+            if key in numbers_taken:
+                message = f"member number {member.member_no} of {member.club_code} again (line {numbers_taken[key]})"
+                plan.problems.append(Problem(file, member.line, "", message))
+                continue
+            numbers_taken[key] = member.line
+        wanted[member.club_code] = member
+    return wanted, len(wanted) < count
+
+
+def _plan_memberships(
+    plan: Plan,
+    ref: int,
+    wanted: dict[str, ListMember],
+    held: dict[str, tuple[int, int | None, str, date]],
+    *,
+    governed: set[str],
+    keep_held: bool,
+    ended_day: date,
+) -> None:
+    """``keep_held``: a line of the person had a problem, so no membership of his ends."""
+    who = f"{ref}" if ref > 0 else "new"
+    for club, member in wanted.items():
+        before = held.get(club)
+        if before is None:
+            plan.memberships_new.append((ref, club, member.member_no, member.status))
+            plan.difference.add("memberships_new", f"line {member.line}: {who} in {club} ({member.status})")
+        elif (before[1], before[2]) != (member.member_no, member.status):
+            plan.memberships_changed.append(
+                (before[0], ref, club, member.member_no, member.status, before[1], before[2])
+            )
+            text = f"line {member.line}: {ref} in {club}: {before[1]} {before[2]} → {member.member_no} {member.status}"
+            plan.difference.add("memberships_changed", text)
+    moved = False
+    for club, (membership_id, _, _, since) in held.items():
+        if club in governed and club not in wanted and not keep_held:
+            plan.memberships_ended.append((membership_id, ref, club, max(since, ended_day)))
+            plan.difference.add("memberships_ended", f"{ref} left {club}")
+            moved = True
+    if moved and any(club not in held for club in wanted):
+        plan.difference.add(
+            "transfers",
+            f"{ref}: {', '.join(c for c in held if c not in wanted)} → {', '.join(c for c in wanted if c not in held)}",
+        )
+
+
+def search_name(facts: Facts) -> str:
+    return fold_name(f"{facts.given_name} {facts.surname}".strip())

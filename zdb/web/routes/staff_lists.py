@@ -1,0 +1,159 @@
+"""The staff's rating-list page: upload the federation's list, see the difference before it is
+applied (a dry run), apply it, and follow the import. For a signed-in admin (the referees'
+sign-in, with an admin token).
+
+The page writes what the API writes (``zdb.api.routers.lists``): an import waiting for the
+worker, handed over after the commit. A dry run keeps the uploaded bytes, so that "apply" takes
+exactly the file whose difference was shown; they are dropped once it is applied.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from fastapi import BackgroundTasks, File, Form, Path, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy import select
+
+from zdb.auth.principal import Principal
+from zdb.auth.service import record_write
+from zdb.endpoints.dependencies import RequestSession
+from zdb.errors import NotFoundError
+from zdb.lists.difference import KINDS
+from zdb.lists.dispatch import start_list_import
+from zdb.lists.models import ListImport
+from zdb.web.i18n import mark
+from zdb.web.referee_session import referee, require_same_origin
+from zdb.web.rendering import render
+from zdb.web.routes.router import page_router
+
+__all__ = ["router"]
+
+router = page_router()
+
+#: the words for the kinds of difference
+KIND_WORDS = {
+    "federations_new": mark("new federations"),
+    "federations_changed": mark("renamed or moved federations"),
+    "clubs_new": mark("new clubs"),
+    "clubs_changed": mark("renamed or moved clubs"),
+    "people_new": mark("new people"),
+    "people_changed": mark("corrected people (name, sex, birth year, FIDE id)"),
+    "people_linked": mark("people found by their FIDE id"),
+    "people_unchanged": mark("unchanged people"),
+    "memberships_new": mark("new memberships"),
+    "memberships_changed": mark("memberships with a new status or number"),
+    "memberships_ended": mark("ended memberships (leavers and transfers)"),
+    "transfers": mark("transfers"),
+    "start_ratings": mark("starting states (DWZ at the list's date)"),
+    "ratings_differ": mark("ratings that differ from ZDB's (not changed)"),
+}
+STATUS_WORDS = {
+    "waiting": mark("waiting for the worker"),
+    "running": mark("running"),
+    "done": mark("done"),
+    "refused": mark("refused"),
+    "failed": mark("failed"),
+}
+assert set(KIND_WORDS) == set(KINDS)
+
+
+def _admin(request: Request, session: RequestSession) -> Principal:
+    caller = referee(request, session)
+    caller.require("admin")
+    return caller
+
+
+def _queue(request: Request, background: BackgroundTasks, import_id: int) -> None:
+    background.add_task(start_list_import, request.app.state.start_list_import, import_id)
+
+
+@router.get("/staff/lists", response_class=HTMLResponse)
+def lists_page(request: Request, session: RequestSession) -> HTMLResponse:
+    _admin(request, session)
+    recent = session.execute(select(ListImport).order_by(ListImport.id.desc()).limit(20)).scalars().all()
+    return render(request, "staff_lists.html", {"recent": recent, "status_words": STATUS_WORDS})
+
+
+@router.post("/staff/lists")
+def upload(
+    request: Request,
+    session: RequestSession,
+    background: BackgroundTasks,
+    *,
+    file: Annotated[UploadFile, File()],
+    list_date: Annotated[str, Form(max_length=10)] = "",
+    apply: Annotated[str, Form(max_length=2)] = "",
+    skip_problems: Annotated[str, Form(max_length=2)] = "",
+) -> RedirectResponse:
+    require_same_origin(request)
+    caller = _admin(request, session)
+    try:
+        day = date.fromisoformat(list_date) if list_date else None
+    except ValueError:
+        day = None
+    name = (file.filename or "list.zip").rsplit("/", 1)[-1][:200]
+    record = ListImport(kind="list", file_name=name, list_date=day, payload=file.file.read())
+    record.dry_run, record.skip_problems, record.status = apply != "on", skip_problems == "on", "waiting"
+    record.progress_done, record.progress_total, record.actor_token_id = 0, 0, caller.token_id
+    session.add(record)
+    session.flush()
+    record_write(session, caller, "list.upload", f"import {record.id}", {"file": name, "dry_run": record.dry_run})
+    _queue(request, background, record.id)
+    return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
+
+
+def _import(session: RequestSession, import_id: int) -> ListImport:
+    record = session.get(ListImport, import_id)
+    if record is None:
+        raise NotFoundError(f"no import has the id {import_id}")
+    return record
+
+
+ImportId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+
+
+@router.get("/staff/lists/{import_id}", response_class=HTMLResponse)
+def import_page(request: Request, session: RequestSession, import_id: ImportId) -> HTMLResponse:
+    _admin(request, session)
+    record = _import(session, import_id)
+    result = record.result or {}
+    kinds = [
+        (kind, KIND_WORDS[kind], result["counts"][kind], result["samples"].get(kind, []))
+        for kind in KINDS
+        if result.get("counts", {}).get(kind)
+    ]
+    applicable = record.dry_run and record.status == "done" and record.payload is not None
+    return render(
+        request,
+        "staff_list_import.html",
+        {"record": record, "result": result, "kinds": kinds, "applicable": applicable, "status_words": STATUS_WORDS},
+    )
+
+
+@router.post("/staff/lists/{import_id}/apply")
+def apply_import(
+    request: Request, session: RequestSession, background: BackgroundTasks, import_id: ImportId
+) -> RedirectResponse:
+    """Apply the very file whose dry run was shown."""
+    require_same_origin(request)
+    caller = _admin(request, session)
+    shown = _import(session, import_id)
+    if not (shown.dry_run and shown.status == "done" and shown.payload is not None):
+        return RedirectResponse(f"/staff/lists/{import_id}", status_code=303)
+    record = ListImport(
+        kind="list",
+        file_name=shown.file_name,
+        list_date=shown.list_date,
+        encoding=shown.encoding,
+        payload=shown.payload,
+    )
+    record.dry_run, record.skip_problems, record.status = False, shown.skip_problems, "waiting"
+    record.progress_done, record.progress_total, record.actor_token_id = 0, 0, caller.token_id
+    shown.payload = None
+    session.add(record)
+    session.flush()
+    record_write(session, caller, "list.apply", f"import {record.id}", {"dry_run": import_id})
+    _queue(request, background, record.id)
+    return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
