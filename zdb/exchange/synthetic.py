@@ -13,12 +13,13 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
-from zdb.bulk import copy_rows
+from zdb.bulk import copy_rows, foreign_keys_checked_at_end
 from zdb.federations.models import Club, Federation
 from zdb.players.models import Membership
 from zdb.players.service import NewPlayer, create_players
 from zdb.ratings.service import set_initial_states
 from zdb.synthetic import FederationLevel, SyntheticFederation, SyntheticTournament, TournamentKind
+from zdb.tournaments.models import GameRow, Participation
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
 
 __all__ = ["load_register", "load_tournaments", "organiser_prefixes", "prefix_of", "submission_of"]
@@ -129,13 +130,18 @@ def _batches(items: Sequence[SyntheticTournament], size: int) -> Iterator[Sequen
 def load_tournaments(
     session: Session, world: SyntheticFederation, *, batch: int = 2000, advance: Callable[[int], None] | None = None
 ) -> int:
-    """Submit every tournament in submission order; returns the number of games stored."""
+    """Submit every tournament in submission order; returns the number of games stored.
+
+    The load owns the database while it runs: participants' and games' foreign keys are
+    checked once at its end (``foreign_keys_checked_at_end``), not row by row."""
     district = organiser_prefixes(world)
     games = 0
-    for chunk in _batches(world.tournaments, batch):
-        submissions = [submission_of(t, district) for t in chunk]
-        submit_tournaments(session, submissions, by="synthetic")
-        games += sum(len(s.games) for s in submissions)
-        if advance is not None:
-            advance(len(chunk))
+    tables = [Participation.__table__, GameRow.__table__]
+    with foreign_keys_checked_at_end(session, tables):  # type: ignore[arg-type]
+        for chunk in _batches(world.tournaments, batch):
+            submissions = [submission_of(t, district) for t in chunk]
+            submit_tournaments(session, submissions, by="synthetic")
+            games += sum(len(s.games) for s in submissions)
+            if advance is not None:
+                advance(len(chunk))
     return games
