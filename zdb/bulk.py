@@ -14,6 +14,8 @@ is the one dialect-specific seam: callers build one kind of row, whatever the da
 - ``stream_rows``: a select's rows in batches, from a binary server-side cursor on PostgreSQL
   (no ORM, no result processing: the driver's own ints, dates, booleans and decoded JSON).
 - ``keys_table``: a set of keys as one array per column, a table to join (PostgreSQL only).
+- ``foreign_keys_checked_at_end``: a bulk load whose foreign keys are checked once, as a
+  join over all rows, instead of by a trigger per row (PostgreSQL).
 
 These use the driver's cursors directly; their errors are raised as SQLAlchemy's, as if the
 statement had gone through SQLAlchemy (``_as_sqlalchemy_errors``), so that whoever handles a
@@ -30,13 +32,35 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
-from sqlalchemy import ARRAY, JSON, Float, Numeric, Select, Table, bindparam, func, insert, inspect
+from sqlalchemy import (
+    ARRAY,
+    JSON,
+    Float,
+    ForeignKeyConstraint,
+    Numeric,
+    Select,
+    Table,
+    bindparam,
+    func,
+    insert,
+    inspect,
+    text,
+)
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+from sqlalchemy.schema import AddConstraint, DropConstraint
 from sqlalchemy.sql.elements import KeyedColumnElement
 from sqlalchemy.sql.selectable import TableValuedAlias
 
-__all__ = ["TextCopies", "copy_rows", "copy_text", "escape_copy_text", "keys_table", "stream_rows"]
+__all__ = [
+    "TextCopies",
+    "copy_rows",
+    "copy_text",
+    "escape_copy_text",
+    "foreign_keys_checked_at_end",
+    "keys_table",
+    "stream_rows",
+]
 
 
 @contextmanager
@@ -239,3 +263,37 @@ def keys_table(columns: Sequence[KeyedColumnElement[Any]], keys: Sequence[Sequen
     values = list(zip(*keys, strict=True)) or [()] * len(columns)
     arrays = [bindparam(None, list(v), type_=ARRAY(c.type)) for c, v in zip(columns, values, strict=True)]
     return func.unnest(*arrays).table_valued(*(c.key for c in columns)).render_derived()
+
+
+@contextmanager
+def foreign_keys_checked_at_end(session: Session, tables: Sequence[Table]) -> Iterator[None]:
+    """Rows written into ``tables`` within the block have their foreign keys checked when it
+    ends, all at once, instead of one trigger call per row (PostgreSQL; elsewhere as usual).
+
+    A COPY of games spends most of its time in the two key checks of every game against the
+    participants. Here the tables' foreign keys are dropped and added back at the end of the
+    block, which checks them over all rows in one join (after ANALYZE, so that the join is
+    planned for the rows just written). The constraints come from the tables' metadata, the
+    same definitions the migrations create. A violation raises when the block ends; the DDL is
+    part of the transaction, so its rollback restores the constraints with everything else.
+    The tables stay locked against every other session until the commit: for loads that own
+    the database for their duration (``zdb synth``), not for a service's requests.
+    """
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        yield
+        return
+    constraints = [
+        constraint
+        for table in tables
+        for constraint in sorted(table.constraints, key=lambda c: str(c.name))
+        if isinstance(constraint, ForeignKeyConstraint)
+    ]
+    for constraint in constraints:
+        connection.execute(DropConstraint(constraint))
+    yield
+    session.flush()
+    for table in tables:
+        connection.execute(text(f"ANALYZE {table.name}"))
+    for constraint in constraints:
+        connection.execute(AddConstraint(constraint))

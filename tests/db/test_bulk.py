@@ -6,17 +6,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import Float, cast, func, select
+import pytest
+from sqlalchemy import Float, cast, func, select, text
+from sqlalchemy.exc import IntegrityError
 
 from tests.conftest import VECTORS
 from tests.db.scenario import submit
-from zdb.bulk import TextCopies, copy_text, escape_copy_text, keys_table, stream_rows
+from zdb.bulk import (
+    TextCopies,
+    copy_rows,
+    copy_text,
+    escape_copy_text,
+    foreign_keys_checked_at_end,
+    keys_table,
+    stream_rows,
+)
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState
 from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
 from zdb.ratings.recalculation.repository import delete_rows
-from zdb.tournaments.models import Participation
+from zdb.tournaments.models import GameRow, Participation
 
 REPLAY = VECTORS["replays"][0]
 
@@ -154,3 +164,57 @@ def test_a_keys_table_joins_exactly_its_keys(postgres_url: str) -> None:
 
         assert joined(chosen) == set(sorted(every)[::2])
         assert joined([]) == set()
+
+
+_GAME_COLUMNS = ("tournament_id", "version", "seq", "round", "board", "white_pkz", "black_pkz", "result")
+_KEYS_OF_LOADED_TABLES = text(
+    "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+    "WHERE contype = 'f' AND conrelid IN ('games'::regclass, 'participants'::regclass) ORDER BY conname"
+)
+
+
+def _a_tournament_and_an_outsider(url: str) -> tuple[int, int, int, int]:
+    """(tournament, two of its players, a player outside it)."""
+    players = _players(url)
+    with unit_of_work(engine_for(url)) as session:
+        tid = session.execute(select(func.min(Participation.tournament_id))).scalar_one()
+        inside = sorted(
+            session.execute(select(Participation.player_pkz).where(Participation.tournament_id == tid)).scalars()
+        )
+    outsider = next(pkz for pkz in players if pkz not in inside)
+    return tid, inside[0], inside[1], outsider
+
+
+def test_keys_checked_at_the_end_refuse_a_game_of_an_outsider(database_url: str) -> None:
+    tid, white, _, outsider = _a_tournament_and_an_outsider(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        before = session.execute(select(func.count()).select_from(GameRow)).scalar_one()
+    bad = (tid, 1, 999, 1, 1, white, outsider, "1-0")  # the outsider did not play in it
+    tables = [Participation.__table__, GameRow.__table__]
+    # refused when the block ends (PostgreSQL) or at the insert (SQLite, keys checked per row)
+    with (
+        pytest.raises(IntegrityError),
+        unit_of_work(engine_for(database_url)) as session,
+        foreign_keys_checked_at_end(session, tables),  # type: ignore[arg-type]
+    ):
+        copy_rows(session, GameRow.__table__, _GAME_COLUMNS, [bad])  # type: ignore[arg-type]
+    with unit_of_work(engine_for(database_url)) as session:
+        assert session.execute(select(func.count()).select_from(GameRow)).scalar_one() == before
+
+
+def test_keys_checked_at_the_end_come_back_as_the_migrations_made_them(postgres_url: str) -> None:
+    tid, white, black, _ = _a_tournament_and_an_outsider(postgres_url)
+    with unit_of_work(engine_for(postgres_url)) as session:
+        migrated = session.execute(_KEYS_OF_LOADED_TABLES).all()
+        games = session.execute(select(func.count()).select_from(GameRow)).scalar_one()
+    assert len(migrated) == 4  # participants: tournament version, player; games: white, black
+    with (
+        unit_of_work(engine_for(postgres_url)) as session,
+        foreign_keys_checked_at_end(session, [Participation.__table__, GameRow.__table__]),  # type: ignore[list-item]
+    ):
+        assert session.execute(_KEYS_OF_LOADED_TABLES).all() == []  # checked at the end only
+        good = (tid, 1, 999, 1, 1, white, black, "1/2-1/2")
+        copy_rows(session, GameRow.__table__, _GAME_COLUMNS, [good])  # type: ignore[arg-type]
+    with unit_of_work(engine_for(postgres_url)) as session:
+        assert session.execute(_KEYS_OF_LOADED_TABLES).all() == migrated
+        assert session.execute(select(func.count()).select_from(GameRow)).scalar_one() == games + 1

@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from itertools import accumulate, chain, pairwise, repeat
-from operator import attrgetter, itemgetter
+from itertools import accumulate, chain, compress, pairwise, repeat
+from operator import attrgetter, itemgetter, not_
 from types import MappingProxyType
 from typing import cast
 
@@ -77,8 +77,7 @@ _CODES = {
     **{code: 3 for code in ResultCode if not code.rated},
 }
 _PLAYED = 3  # codes below this were played at the board
-_PID, _BIRTH_YEAR, _FIDE_RATING = itemgetter(0), itemgetter(1), itemgetter(3)  # Participant's fields
-_WHITE, _BLACK, _RESULT = itemgetter(0), itemgetter(1), itemgetter(2)  # Game's fields
+_PID, _BIRTH_YEAR, _MEMBER, _FIDE_RATING = map(itemgetter, range(4))  # Participant's fields
 _RATING, _INDEX = attrgetter("rating"), attrgetter("index")
 _WHITE_POINTS = np.array([1.0, 0.0, 0.5])
 
@@ -104,15 +103,16 @@ def _at_least_expected(w: Floats, we: Floats) -> Flags:
 def _states_after(before: list[PlayerState], rated: Flags, rating: Ints, index: Ints) -> list[PlayerState]:
     """``before``, with ``PlayerState(rating, index)`` where ``rated``."""
     positions = np.flatnonzero(rated)
-    made = list(
-        map(tuple.__new__, repeat(PlayerState), zip(rating[positions].tolist(), index[positions].tolist(), repeat(())))
+    made = map(
+        tuple.__new__, repeat(PlayerState), zip(rating[positions].tolist(), index[positions].tolist(), repeat(()))
     )
     if positions.size == len(before):
-        return made
-    after = list(before)
-    for k, state in zip(positions.tolist(), made, strict=True):
-        after[k] = state
-    return after
+        return list(made)
+    # Object arrays hold the states as they are (``fromiter`` does not unpack tuples).
+    after = np.fromiter(before, dtype=object, count=len(before))
+    after[positions] = np.fromiter(made, dtype=object, count=positions.size)
+    states: list[PlayerState] = after.tolist()
+    return states
 
 
 @dataclass(slots=True)
@@ -237,39 +237,47 @@ def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerSt
     pids: list[PlayerId] = list(map(_PID, entrants))
     before = list(map(states.get, pids, repeat(EMPTY_STATE)))
     r0: list[int | None] = list(map(_RATING, before))
+    i0: list[int | None] = list(map(_INDEX, before))
     fide = list(map(_FIDE_RATING, entrants))
     fide_start, r0_is_fide = [False] * size, [False] * size
     leftover: dict[int, list[tuple[float, float]]] = {}
     kept: dict[int, tuple[LeftoverGame, ...]] = {}
-    if None not in r0 and fide.count(None) == size:  # the usual field: every player has a DWZ
-        i0: list[int | None] = list(map(_INDEX, before))
-        members = [True] * size  # spec §13.12: a stored DWZ makes a member
-    else:
-        i0 = [None if state.rating is None else state.index for state in before]
-        members = [e.member or s.rating is not None or bool(s.leftover) for e, s in zip(entrants, before, strict=True)]
-        for k in [k for k in range(size) if fide[k] is not None or r0[k] is None]:
-            state = before[k]
-            if state.rating is not None:
-                if state.rating >= rules.fide_only_from:
-                    r0[k], r0_is_fide[k] = fide[k], True  # spec §10, §13.10
-            elif fide[k] is not None:
-                # spec §10: a FIDE rating is the start value, with index 6.
-                r0[k], i0[k] = fide[k], rules.fide_start_index
-                fide_start[k] = r0_is_fide[k] = True
-            else:
-                end_date = tournaments[bisect_right(starts, k) - 1].end_date
-                leftover[k], kept[k] = _usable_leftover(state.leftover, end_date, rules)
-    established = np.array([r is not None for r in r0], dtype=bool) if None in r0 else np.ones(size, dtype=bool)
-    rating = np.array([0 if r is None else r for r in r0] if None in r0 else r0, dtype=np.int64)
+    members: list[bool] = list(map(_MEMBER, entrants))
+    for k in compress(range(size), map(not_, members)):
+        state = before[k]
+        members[k] = state.rating is not None or bool(state.leftover)  # spec §13.12
+    # Only players without a DWZ or with a FIDE rating need a look of their own (None -> nan).
+    odd = np.isnan(np.array(r0, dtype=float))
+    if fide.count(None) < size:
+        odd |= ~np.isnan(np.array(fide, dtype=float))
+    for k in np.flatnonzero(odd).tolist():
+        state = before[k]
+        if state.rating is not None:
+            if state.rating >= rules.fide_only_from:
+                r0[k], r0_is_fide[k] = fide[k], True  # spec §10, §13.10
+            continue
+        i0[k] = None
+        if fide[k] is not None:
+            # spec §10: a FIDE rating is the start value, with index 6.
+            r0[k], i0[k] = fide[k], rules.fide_start_index
+            fide_start[k] = r0_is_fide[k] = True
+        else:
+            end_date = tournaments[bisect_right(starts, k) - 1].end_date
+            leftover[k], kept[k] = _usable_leftover(state.leftover, end_date, rules)
+    values = np.array(r0, dtype=float)  # None -> nan; ratings are exact as doubles
+    established: Flags = ~np.isnan(values)
+    rating = np.where(established, values, 0.0).astype(np.int64)
 
     position = dict(zip(pids, range(size), strict=True))
     if len(position) < size:
         raise ValueError("tournaments evaluated together must not share a player")
     results = tournaments[0].games if len(tournaments) == 1 else list(chain.from_iterable(t.games for t in tournaments))
     count = len(results)
-    white = np.fromiter(map(position.__getitem__, map(_WHITE, results)), np.int64, count)
-    black = np.fromiter(map(position.__getitem__, map(_BLACK, results)), np.int64, count)
-    code = np.fromiter(map(_CODES.__getitem__, map(_RESULT, results)), np.int64, count)
+    # One transposition in C, then one look-up pass for both colours.
+    whites, blacks, outcomes = list(zip(*results, strict=True)) or [(), (), ()]
+    ends = np.fromiter(map(position.__getitem__, chain(whites, blacks)), np.int64, 2 * count)
+    white, black = ends[:count], ends[count:]
+    code = np.fromiter(map(_CODES.__getitem__, outcomes), np.int64, count)
     played = code < _PLAYED
     white_played, black_played, code = white[played], black[played], code[played]
     entries = 2 * len(code)
@@ -467,8 +475,8 @@ def _conclude(
     established = f.established
     members = np.array(f.members, dtype=bool)
     fide_start = np.array(f.fide_start, dtype=bool)
-    i0 = f.i0 if None not in f.i0 else [0 if i is None else i for i in f.i0]
-    index = np.maximum(1, np.array(i0, dtype=np.int64))  # spec §13.11
+    # spec §13.11: an index below 1 counts as 1 (no index: None -> nan, which fmax passes over)
+    index = np.fmax(np.array(f.i0, dtype=float), 1.0).astype(np.int64)
     we = np.zeros(size)
     e = np.zeros(size, dtype=np.int64)
     k_factor = np.zeros(size)
@@ -559,10 +567,12 @@ def _conclude(
 
 def _column(values: Ints | Floats, present: Flags) -> list[int | float | None]:
     """The values as Python numbers, ``None`` where not ``present``."""
-    column: list[int | float | None] = values.tolist()
-    if not present.all():
-        for k in np.flatnonzero(~present).tolist():
-            column[k] = None
+    if present.all():
+        column: list[int | float | None] = values.tolist()
+        return column
+    objects = values.astype(object)  # Python ints and floats, as ``tolist`` makes them
+    objects[~present] = None
+    column = objects.tolist()
     return column
 
 
