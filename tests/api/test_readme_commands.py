@@ -32,6 +32,10 @@ NOT_RUN = {
     'echo "POSTGRES_PASSWORD': "production with Docker",
     "docker ": "production with Docker",
     ".venv/bin/python benchmarks/": "benchmarks take minutes",
+    "zdb lists import FILE": "the reference list names a file; the first day's session runs it on a generated list",
+    "zdb lists rebaseline FILE": "the reference list names a file; tests/db/test_list_commands.py runs it",
+    "zdb fide import FILE": "the reference list names a file; FIDE's list is not in the repository",
+    ".venv/bin/zdb fide import players_list_foa.txt": "FIDE's list is not in the repository (README: if you have it)",
 }
 
 #: README commands that README says are refused at their place in the sessions: exit status and

@@ -17,6 +17,11 @@ The choices where the issue is silent, as a rating officer would expect them:
   list's date (spec §2; no DWZ: no start rating) and that date as his epoch. A later list
   never overwrites a rating: a DWZ that differs from ZDB's is counted (``ratings_differ``)
   and left for a deliberate re-baseline.
+- **Person numbers.** The ``ID`` of a DeWIS layout is the federation's person number (PKZ):
+  a person it brings in keeps that number where it is free, so that club software, which
+  links its members by that number, finds them again after the move (and a list ZDB wrote
+  comes back with the same numbers). A number already given to someone else, or the portal's
+  ``NU…`` ids, leave the person the next free number; the id is kept as his external id.
 - **A status or number change** of a current membership is written in place (audited with
   before, after and the list's date); a transfer is the end of one membership and the
   beginning of another.
@@ -67,6 +72,19 @@ class PlannedPerson:
     external_id: str | None
     facts: Facts
     member: ListMember
+    #: the person number he keeps (a DeWIS list's ``ID``), or None: the next free one
+    number: int | None = None
+
+
+#: the range of person numbers (``players.pkz``): eight digits, as the DSB gives them
+_PERSON_NUMBERS = range(10_000_000, 100_000_000)
+
+
+def _kept_number(person_id: str | None) -> int | None:
+    if person_id is None or not person_id.isascii() or not person_id.isdigit():
+        return None
+    number = int(person_id)
+    return number if number in _PERSON_NUMBERS else None
 
 
 @dataclass(slots=True)
@@ -283,6 +301,8 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
     fide_line: dict[int, int] = {}
     numbers_taken: dict[tuple[str, int], int] = {}
     seen: set[int] = set()
+    numbers_given: set[int] = set()
+    keeps_numbers = any(f.name == "spieler.csv" and f.layout == "dewis" for f in rating_list.formats)
     ended_day = list_date - timedelta(days=1)
     file_name = "spieler.csv"
     for person_id, chosen, lines in _groups(rating_list):
@@ -320,7 +340,12 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
                 fide_owner[fide] = ref
                 fide_line[fide] = chosen.line
         if pkz is None:
-            plan.people_new.append(PlannedPerson(ref, person_id, listed, chosen))
+            number = _kept_number(person_id) if keeps_numbers else None
+            if number is not None and (number in stored.people or number in numbers_given):
+                number = None
+            if number is not None:
+                numbers_given.add(number)
+            plan.people_new.append(PlannedPerson(ref, person_id, listed, chosen, number))
             label = f"{person_id} {_name(listed)}" if person_id else _name(listed)
             plan.difference.add("people_new", f"line {chosen.line}: {label}")
             if chosen.rating is not None:

@@ -81,6 +81,7 @@ def write_sync(
                 fide_id=p.facts.fide_id,
                 nation=p.facts.nation,
                 external_id=p.external_id,
+                pkz=p.number,
             )
             for p in plan.people_new
         ],

@@ -51,7 +51,9 @@ def create_players(session: Session, players: Sequence[NewPlayer]) -> list[int]:
     # Person numbers are never reused: new ones continue after the highest ever given; the
     # lock makes concurrent creators take turns until the first one commits.
     hold(session, PERSON_NUMBERS)
-    next_pkz = (session.execute(select(func.max(Player.pkz))).scalar() or 10_000_000) + 1
+    highest = session.execute(select(func.max(Player.pkz))).scalar() or 10_000_000
+    # numbers given with the batch count too: a new number never meets one kept in it
+    next_pkz = max([highest, *(p.pkz for p in players if p.pkz is not None)]) + 1
     numbers = []
     rows = []
     for player in players:
