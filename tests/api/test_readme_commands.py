@@ -35,7 +35,9 @@ NOT_RUN = {
     "zdb lists import FILE": "the reference list names a file; the first day's session runs it on a generated list",
     "zdb lists rebaseline FILE": "the reference list names a file; tests/db/test_list_commands.py runs it",
     "zdb fide import FILE": "the reference list names a file; FIDE's list is not in the repository",
-    ".venv/bin/zdb fide import players_list_foa.txt": "FIDE's list is not in the repository (README: if you have it)",
+    "pg_dump ": "backup of a production PostgreSQL server (tests/db/test_backup_restore.py runs it)",
+    "pg_restore ": "restore into a production PostgreSQL server (tests/db/test_backup_restore.py runs it)",
+    "ZDB_DATABASE_URL=postgresql": "a production PostgreSQL server (tests/db/test_backup_restore.py runs it)",
 }
 
 #: README commands that README says are refused at their place in the sessions: exit status and
@@ -57,8 +59,31 @@ curl() {
 """
 
 
+#: README sections whose commands need a database of their own, and the test that runs them so
+SECTIONS_RUN_ELSEWHERE = {
+    "## A federation's first day": "an empty database: tests/api/test_readme_first_day.py runs the session",
+}
+
+
+def _sections_run_elsewhere(text: str) -> list[range]:
+    """The line ranges of SECTIONS_RUN_ELSEWHERE (a section ends where the next ``## `` begins)."""
+    lines = text.splitlines()
+    ranges = []
+    for heading in SECTIONS_RUN_ELSEWHERE:
+        start = next(n for n, line in enumerate(lines, start=1) if line.strip() == heading)
+        end = next((n for n, line in enumerate(lines, start=1) if n > start and line.startswith("## ")), len(lines))
+        ranges.append(range(start, end))
+    return ranges
+
+
 def _commands() -> list[tuple[int, str]]:
-    return [(line, command) for line, command in _shell_blocks(README.read_text(encoding="utf-8")) if _words(command)]
+    text = README.read_text(encoding="utf-8")
+    elsewhere = _sections_run_elsewhere(text)
+    return [
+        (line, command)
+        for line, command in _shell_blocks(text)
+        if _words(command) and not any(line in section for section in elsewhere)
+    ]
 
 
 def _words(command: str) -> list[str]:
