@@ -7,6 +7,7 @@ from sqlalchemy import RowMapping, select
 from sqlalchemy.orm import Session
 
 from zdb.players.models import Player
+from zdb.players.privacy import public_name_column
 from zdb.ratings.models import Evaluation
 from zdb.tournaments.queries import summary_of
 from zdb.tournaments.schemas import EvaluationFigures, EvaluationReport, ReportRowOut
@@ -50,7 +51,13 @@ def evaluation_report(session: Session, tournament_id: int) -> EvaluationReport:
     if version is not None:
         e, p = Evaluation, Player
         found = session.execute(
-            select(e.position, e.player_pkz, p.surname, p.given_name, *FIGURE_COLUMNS)
+            select(
+                e.position,
+                e.player_pkz,
+                public_name_column(p.surname).label("surname"),
+                public_name_column(p.given_name, given=True).label("given_name"),
+                *FIGURE_COLUMNS,
+            )
             .join(p, p.pkz == e.player_pkz)
             .where(e.tournament_id == tournament_id, e.version == version)
             .order_by(e.position)
