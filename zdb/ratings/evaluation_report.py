@@ -43,8 +43,9 @@ def evaluation_figures(row: RowMapping) -> EvaluationFigures:
     return EvaluationFigures(**{name: row[name] for name in _FIGURES})
 
 
-def evaluation_report(session: Session, tournament_id: int) -> EvaluationReport:
-    """The stored evaluation: every participant's figures, in the submission's order."""
+def evaluation_report(session: Session, tournament_id: int, *, public: bool = True) -> EvaluationReport:
+    """The stored evaluation: every participant's figures, in the submission's order. ``public``:
+    an objector's name withheld; the referee who submitted the tournament sees the names."""
     row, summary = summary_of(session, tournament_id)
     version = row.evaluated_version
     rows: list[ReportRowOut] = []
@@ -54,8 +55,8 @@ def evaluation_report(session: Session, tournament_id: int) -> EvaluationReport:
             select(
                 e.position,
                 e.player_pkz,
-                public_name_column(p.surname).label("surname"),
-                public_name_column(p.given_name, given=True).label("given_name"),
+                (public_name_column(p.surname) if public else p.surname).label("surname"),
+                (public_name_column(p.given_name, given=True) if public else p.given_name).label("given_name"),
                 *FIGURE_COLUMNS,
             )
             .join(p, p.pkz == e.player_pkz)
