@@ -37,6 +37,7 @@ from starlette.concurrency import run_in_threadpool
 from zdb.api.conditional import conditional_bytes
 from zdb.api.read_pool import ReadPool
 from zdb.auth.principal import Principal
+from zdb.auth.repository import last_write_at
 from zdb.db import unit_of_work
 from zdb.editions.sources import list_source
 from zdb.errors import ValidationError, ValidationProblem
@@ -131,12 +132,13 @@ async def club_ratings_answer(
 
 def _club_listed_in_session(
     engine: Engine, caller: Principal, code: str, *, at: date | None, edition: str | None, limit: int, offset: int
-) -> tuple[bytes, datetime | None, datetime | None]:
+) -> tuple[bytes, list[datetime | None]]:
     with unit_of_work(engine) as session:
         source = list_source(session, at=at, edition=edition)
         items, total, changed = club_ratings_from_source(session, code, caller, source, limit=limit, offset=offset)
         page = {"items": items, "total": total, "limit": limit, "offset": offset}
-        return to_json(page), changed, results_stamp(session)
+        # a late tournament moves the history, an office's change the memberships of the day
+        return to_json(page), [changed, results_stamp(session), last_write_at(session)]
 
 
 async def club_listed_answer(
@@ -155,7 +157,7 @@ async def club_listed_answer(
         # changed_since polls the live list; a list as of a day or as published does not move
         problem = ValidationProblem("query.changed_since", "polls the live list: not with at= or edition=")
         raise ValidationError([problem])
-    body, changed, stamp = await run_in_threadpool(
+    body, stamps = await run_in_threadpool(
         _club_listed_in_session,
         request.app.state.engine,
         caller,
@@ -165,4 +167,4 @@ async def club_listed_answer(
         limit=limit,
         offset=offset,
     )
-    return conditional_bytes(request, body, changed, stamp)
+    return conditional_bytes(request, body, *stamps)
