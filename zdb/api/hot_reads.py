@@ -37,17 +37,22 @@ from starlette.concurrency import run_in_threadpool
 from zdb.api.conditional import conditional_bytes
 from zdb.api.read_pool import ReadPool
 from zdb.auth.principal import Principal
+from zdb.auth.repository import last_write_at
 from zdb.db import unit_of_work
+from zdb.editions.sources import list_source
+from zdb.errors import ValidationError, ValidationProblem
 from zdb.players.queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
+from zdb.ratings.club_list_sources import club_ratings_from_source
 from zdb.ratings.queries import (
     club_page_fields,
     club_params,
     club_statements,
+    results_stamp,
     results_stamp_of,
 )
 from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS
 
-__all__ = ["club_ratings_answer", "fetch", "player_card_answer"]
+__all__ = ["club_listed_answer", "club_ratings_answer", "fetch", "player_card_answer"]
 
 Rows = list[Mapping[Any, Any]]
 Statement = Select[*tuple[Any, ...]]
@@ -123,3 +128,43 @@ async def club_ratings_answer(
     stamps = rows[0] if beyond is None else beyond  # every row carries the recalculation's stamp
     page = {"items": items, "total": total, "limit": limit, "offset": offset}
     return conditional_bytes(request, to_json(page), changed, results_stamp_of(stamps))
+
+
+def _club_listed_in_session(
+    engine: Engine, caller: Principal, code: str, *, at: date | None, edition: str | None, limit: int, offset: int
+) -> tuple[bytes, list[datetime | None]]:
+    with unit_of_work(engine) as session:
+        source = list_source(session, at=at, edition=edition)
+        items, total, changed = club_ratings_from_source(session, code, caller, source, limit=limit, offset=offset)
+        page = {"items": items, "total": total, "limit": limit, "offset": offset}
+        # a late tournament moves the history, an office's change the memberships of the day
+        return to_json(page), [changed, results_stamp(session), last_write_at(session)]
+
+
+async def club_listed_answer(
+    request: Request,
+    caller: Principal,
+    code: str,
+    *,
+    at: date | None,
+    edition: str | None,
+    changed_since: datetime | None,
+    limit: int,
+    offset: int,
+) -> Response:
+    """The club pull as of a day or as published: not a hot read, the source decides the query."""
+    if changed_since is not None:
+        # changed_since polls the live list; a list as of a day or as published does not move
+        problem = ValidationProblem("query.changed_since", "polls the live list: not with at= or edition=")
+        raise ValidationError([problem])
+    body, stamps = await run_in_threadpool(
+        _club_listed_in_session,
+        request.app.state.engine,
+        caller,
+        code,
+        at=at,
+        edition=edition,
+        limit=limit,
+        offset=offset,
+    )
+    return conditional_bytes(request, body, *stamps)

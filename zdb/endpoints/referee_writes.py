@@ -102,6 +102,7 @@ def store(
             for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
         ],
         warnings=[WarningOut(place=w.place, message=w.message) for w in intake.warnings],
+        impact=str(request.app.url_path_for("tournament_impact", tournament_id=str(tournament_id))),
     )
     location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))
     answer = StoredAnswer(200 if correction else 201, out.model_dump(mode="json"), location)

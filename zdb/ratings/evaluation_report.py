@@ -7,6 +7,7 @@ from sqlalchemy import RowMapping, select
 from sqlalchemy.orm import Session
 
 from zdb.players.models import Player
+from zdb.players.privacy import public_name_column
 from zdb.ratings.models import Evaluation
 from zdb.tournaments.queries import summary_of
 from zdb.tournaments.schemas import EvaluationFigures, EvaluationReport, ReportRowOut
@@ -42,15 +43,22 @@ def evaluation_figures(row: RowMapping) -> EvaluationFigures:
     return EvaluationFigures(**{name: row[name] for name in _FIGURES})
 
 
-def evaluation_report(session: Session, tournament_id: int) -> EvaluationReport:
-    """The stored evaluation: every participant's figures, in the submission's order."""
+def evaluation_report(session: Session, tournament_id: int, *, public: bool = True) -> EvaluationReport:
+    """The stored evaluation: every participant's figures, in the submission's order. ``public``:
+    an objector's name withheld; the referee who submitted the tournament sees the names."""
     row, summary = summary_of(session, tournament_id)
     version = row.evaluated_version
     rows: list[ReportRowOut] = []
     if version is not None:
         e, p = Evaluation, Player
         found = session.execute(
-            select(e.position, e.player_pkz, p.surname, p.given_name, *FIGURE_COLUMNS)
+            select(
+                e.position,
+                e.player_pkz,
+                (public_name_column(p.surname) if public else p.surname).label("surname"),
+                (public_name_column(p.given_name, given=True) if public else p.given_name).label("given_name"),
+                *FIGURE_COLUMNS,
+            )
             .join(p, p.pkz == e.player_pkz)
             .where(e.tournament_id == tournament_id, e.version == version)
             .order_by(e.position)

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from zdb.common.utc import UtcDateTime
 from zdb.errors import NotFoundError
 from zdb.players.models import Player
+from zdb.players.privacy import public_name_column
 from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
 
 __all__ = ["RunChangeOut", "RunOut", "run_changes", "runs", "tournament_impact"]
@@ -70,7 +71,12 @@ def run_changes(session: Session, run_id: int, *, limit: int, offset: int) -> tu
     change = case((c.old_rating.is_not(None) & c.new_rating.is_not(None), c.new_rating - c.old_rating), else_=None)
     total = session.execute(select(func.count()).select_from(c).where(c.run_id == run_id)).scalar_one()
     rows = session.execute(
-        select(c, p.given_name, p.surname, change.label("change"))
+        select(
+            c,
+            public_name_column(p.given_name, given=True).label("given_name"),
+            public_name_column(p.surname).label("surname"),
+            change.label("change"),
+        )
         .join(p, p.pkz == c.player_pkz)
         .where(c.run_id == run_id)
         .order_by(func.abs(func.coalesce(change, 0)).desc(), c.player_pkz)

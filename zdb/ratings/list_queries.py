@@ -124,11 +124,14 @@ def federation_members(
     return _members(session, condition, source)
 
 
-def club_members(session: Session, code: str) -> tuple[list[MemberRow], datetime | None]:
-    """The current members of one club; ``NotFoundError`` for an unknown club."""
+def club_members(
+    session: Session, code: str, source: ListSource | None = None
+) -> tuple[list[MemberRow], datetime | None]:
+    """The current members of one club (with a ``source``: its day's members and ratings);
+    ``NotFoundError`` for an unknown club."""
     if session.get(Club, code) is None:
         raise NotFoundError(f"no club has the code {code!r}")
-    return _members(session, [Membership.club_code == code])
+    return _members(session, [Membership.club_code == code], source)
 
 
 def federation_clubs(session: Session, prefix: str) -> list[ClubRow]:

@@ -436,9 +436,11 @@ def explain_rating_change(session: Session, tournament_id: int, pkz: int) -> Exp
     names = {
         row.pkz: f"{row.given_name} {row.surname}".strip()
         for row in session.execute(
-            select(Player.pkz, Player.given_name, Player.surname).where(
-                Player.pkz.in_([int(p.pid) for p in tournament.players])
-            )
+            select(
+                Player.pkz,
+                public_name_column(Player.given_name, given=True).label("given_name"),
+                public_name_column(Player.surname).label("surname"),
+            ).where(Player.pkz.in_([int(p.pid) for p in tournament.players]))
         )
     }
     g = GameRow

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
 from zdb.players.models import Player
+from zdb.players.privacy import public_name_column
 from zdb.rating import ResultCode
 from zdb.ratings.models import Evaluation
 from zdb.ratings.recalculation.state import recalc_running
@@ -184,7 +185,15 @@ def crosstable(session: Session, tournament_id: int) -> Crosstable:
     version = head.current_version
     p, pl, e, g = Participation, Player, Evaluation, GameRow
     participants = session.execute(
-        select(p.position, p.player_pkz, p.birth_year, pl.surname, pl.given_name, e.r0)
+        select(
+            p.position,
+            p.player_pkz,
+            p.birth_year,
+            # a person who objected to publication is named on no public page (zdb.players.privacy)
+            public_name_column(pl.surname).label("surname"),
+            public_name_column(pl.given_name, given=True).label("given_name"),
+            e.r0,
+        )
         .join(pl, pl.pkz == p.player_pkz)
         .outerjoin(e, and_(e.tournament_id == p.tournament_id, e.version == p.version, e.player_pkz == p.player_pkz))
         .where(p.tournament_id == tournament_id, p.version == version)

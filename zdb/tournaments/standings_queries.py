@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
+from zdb.players.privacy import public_name_column
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["StoredGames", "stored_games"]
@@ -40,13 +41,17 @@ def stored_games(session: Session, tournament_id: int) -> tuple[TournamentRecord
     assert head is not None, "the current version exists"
     p, g = Participation, GameRow
     participants = session.execute(
-        select(p.player_pkz, Player.surname, Player.given_name)
+        select(
+            p.player_pkz,
+            public_name_column(Player.surname).label("surname"),
+            public_name_column(Player.given_name, given=True).label("given_name"),
+        )
         .join(Player, Player.pkz == p.player_pkz)
         .where(p.tournament_id == tournament_id, p.version == version)
         .order_by(p.position)
     ).all()
     players = tuple(str(row.player_pkz) for row in participants)
-    names = {str(row.player_pkz): f"{row.surname}, {row.given_name}" for row in participants}
+    names = {str(row.player_pkz): ", ".join(n for n in (row.surname, row.given_name) if n) for row in participants}
     games = tuple(
         (r, b, str(w), str(bl), res)
         for r, b, w, bl, res in session.execute(

@@ -124,6 +124,10 @@ class SubmissionOut(BaseModel):
     status: Literal["received"] = "received"
     players: list[MatchedPlayerOut]
     warnings: list[WarningOut] = Field(default_factory=list)
+    impact: str = Field(
+        description="where the impact of the submission's evaluation is answered (404 until it is evaluated)",
+        examples=["/api/v1/tournaments/8/impact"],
+    )
 
 
 class PreviewRowOut(EvaluationFigures):

@@ -24,6 +24,7 @@ from zdb.web.routes import (
     search,
     simulator,
     staff_lists,
+    staff_persons,
     tournaments,
 )
 
@@ -45,6 +46,7 @@ def install_web(app: FastAPI) -> None:
         simulator,
         referee,
         staff_lists,
+        staff_persons,
         language,
     ):
         app.include_router(module.router)

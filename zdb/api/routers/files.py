@@ -161,7 +161,8 @@ _CLUB_DESCRIPTION = """\
 A club's current members in the legacy `|`-separated layout of the DSB's club list \
 (`id|nachname|vorname|titel|verein|mglnr|status|dwz|dwzindex|turniercode|turnierende|fideid|fideelo|fidetitel`, \
 14 fields, CRLF line ends, no quoting): one line per current member, by membership number. `turniercode` is the id \
-of the last evaluated tournament here, `turnierende` its end date (YYYY-MM-DD). Public data only."""
+of the last evaluated tournament here, `turnierende` its end date (YYYY-MM-DD). Public data only. With `at=` (from \
+the history) or `edition=` (as published): the members of that day with the ratings of that day."""
 
 
 @router.get(
@@ -210,10 +211,16 @@ def rating_list(
     responses={**_binary("text/csv", "The club's members, one line each.", _CLUB_EXAMPLE), **problems(404)},
 )
 def club_members(
-    *, request: Request, session: RequestSession, code: ClubCode, encoding: Encoding = "utf-8"
+    *,
+    request: Request,
+    session: RequestSession,
+    code: ClubCode,
+    encoding: Encoding = "utf-8",
+    at: AtDate = None,
+    edition: EditionName = None,
 ) -> Response:
     codec = dsb_files.codec_of(encoding)
-    members, changed = list_queries.club_members(session, code)
+    members, changed = list_queries.club_members(session, code, list_source(session, at=at, edition=edition))
     written = dsb_files.club_members_csv(members, codec)
     media_type = f"text/csv; charset={_CHARSETS[codec]}; header=present"
     stamps = [changed, results_stamp(session), last_write_at(session)]

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
-from zdb.api.hot_reads import club_ratings_answer
+from zdb.api.hot_reads import club_listed_answer, club_ratings_answer
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
 from zdb.editions.sources import list_source
@@ -83,7 +83,8 @@ def top_list(
     summary="A club's members with their ratings (club software)",
     description="Every current member with rating, index, last evaluation (ISO year-week) and FIDE data, in one "
     "call. The club's own token (and a referee of its region, and an admin) also sees the non-public fields. "
-    "With changed_since, only members whose rating was written since then.",
+    "With changed_since, only members whose rating was written since then. With at= (the members and ratings of "
+    "that day, from the history) or edition= (as published), the list as it was listed then.",
     responses=problems(404),
 )
 async def club_ratings(
@@ -94,7 +95,13 @@ async def club_ratings(
     changed_since: Annotated[QueryDateTime | None, Query(description="ISO date-time; inclusive")] = None,
     limit: Annotated[int, Query(ge=1, le=CLUB_LIMIT)] = CLUB_LIMIT,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
+    at: AtDate = None,
+    edition: EditionName = None,
 ) -> Response:
+    if at is not None or edition is not None:
+        return await club_listed_answer(
+            request, caller, code, at=at, edition=edition, changed_since=changed_since, limit=limit, offset=offset
+        )
     return await club_ratings_answer(request, caller, code, changed_since=changed_since, limit=limit, offset=offset)
 
 

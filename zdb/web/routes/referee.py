@@ -33,6 +33,7 @@ from zdb.web.referee_session import referee, require_same_origin, sign_out, star
 from zdb.web.rendering import render, translate
 from zdb.web.routes.language import local_path
 from zdb.web.routes.router import page_router
+from zdb.web.submission_impact import submission_impact
 from zdb.web.uploads import UploadForm, read_upload
 
 __all__ = ["router"]
@@ -164,8 +165,10 @@ def upload(
 def follow_page(request: Request, session: RequestSession, tournament_id: TournamentId) -> HTMLResponse:
     caller = referee(request, session)
     detail = tournament_detail(session, tournament_id)
-    report = evaluation_report(session, tournament_id)
+    # the referee sees the names of his own tournament's players, objectors' too
+    report = evaluation_report(session, tournament_id, public=False)
     waiting = detail.status in ("received", "evaluating")
+    impact, moved = submission_impact(session, tournament_id)
     return render(
         request,
         "follow.html",
@@ -174,6 +177,8 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
             "detail": detail,
             "report": report,
             "waiting": waiting,
+            "impact": impact,
+            "moved": moved,
             "form": UploadForm(
                 acronym=detail.acronym,
                 federation=detail.federation_prefix or "",

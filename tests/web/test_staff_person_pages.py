@@ -1,0 +1,64 @@
+"""The staff's person page without a browser: an admin corrects a record and merges a second
+record of the same person into it, through the services the API uses; others are sent away, and a
+bad field is refused naming it with nothing stored."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from tests.api.test_office_records import _send
+from tests.api.world import World, build_world
+from tests.web.html_text import text_of
+from zdb.auth.models import AuditEntry
+from zdb.db import engine_for, unit_of_work
+
+
+@pytest.fixture
+def world(database_url: str) -> World:
+    return build_world(database_url)
+
+
+def _signed_in(world: World, token: str) -> TestClient:
+    client = TestClient(world.client.app, follow_redirects=False)
+    answer = client.post("/referee/sign-in", data={"token": world.tokens[token], "next": "/referee"})
+    assert answer.status_code == 303, answer.text
+    return client
+
+
+def _actions(world: World, target: str) -> list[str]:
+    with unit_of_work(engine_for(world.url)) as session:
+        return list(session.scalars(select(AuditEntry.action).where(AuditEntry.target == target)))
+
+
+def test_an_admin_corrects_a_record_and_merges_a_second_one(world: World) -> None:
+    d = world.pkz["D"]  # Dieter Schmidt of club D0001
+    anonymous = TestClient(world.client.app, follow_redirects=False).get(f"/staff/players/{d}")
+    assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/referee/sign-in")
+    assert _signed_in(world, "referee_c").get(f"/staff/players/{d}").status_code == 403
+
+    client = _signed_in(world, "admin")
+    page = client.get(f"/staff/players/{d}")
+    assert page.status_code == 200 and "Datensatz berichtigen" in page.text and 'value="Schmidt"' in page.text
+    form = {"surname": "Schmidt", "given_name": "Dieter", "birth_year": "", "sex": "M", "fide_id": "", "nation": "ger"}
+    refused = client.post(f"/staff/players/{d}", data={**form, "fide_id": "46OO1"})
+    assert refused.status_code == 422 and "fide_id" in text_of(refused.text)
+    assert _actions(world, f"player {d}") == []
+
+    saved = client.post(f"/staff/players/{d}", data={**form, "given_name": "Dieter Karl"})
+    assert saved.status_code == 303 and saved.headers["location"] == f"/staff/players/{d}?done=saved"
+    assert "Der Datensatz ist gespeichert." in client.get(saved.headers["location"]).text
+    record = world.get(f"/players/{d}", "admin").json()
+    assert (record["given_name"], record["nation"]) == ("Dieter Karl", "GER")
+    assert _actions(world, f"player {d}") == ["player.edit"]
+
+    created = _send(world, "POST", "/players", {"surname": "Schmid", "given_name": "Dieter", "sex": "M"})
+    assert created.status_code == 201, created.text
+    twin = created.json()["pkz"]
+    merged = client.post(f"/staff/players/{d}/merge", data={"absorb": str(twin)})
+    assert merged.status_code == 303 and merged.headers["location"] == f"/staff/players/{d}?done=merged"
+    moved = world.client.get(f"/api/v1/players/{twin}", follow_redirects=False)
+    assert moved.status_code == 308 and moved.headers["location"].endswith(f"/api/v1/players/{d}")
+    again = client.post(f"/staff/players/{d}/merge", data={"absorb": "x"})
+    assert again.status_code == 422 and "absorb" in text_of(again.text)
