@@ -63,6 +63,7 @@ def test_a_dry_run_then_the_import_answer_the_difference(client: TestClient, dat
     done = client.get(f"/api/v1/lists/imports/{import_id}", headers=headers).json()
     assert done["result"]["applied"] is True and done["result"]["counts"]["people_new"] == people
     assert _players(database_url) == people
+    assert 'zdb_list_imports{kind="list",status="done"} 2.0' in client.get("/metrics").text
 
 
 def test_a_list_with_problems_is_refused_and_stores_nothing(client: TestClient, database_url: str) -> None:

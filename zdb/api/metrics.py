@@ -9,6 +9,8 @@
   ``zdb_recalculation_pending``, ``zdb_recalculation_dirty_age_seconds`` — read from the database
   at each scrape, so they tell what the worker (another process) did and how long the oldest
   change has waited for it;
+* ``zdb_list_imports`` — rating-list and FIDE-list imports per kind and status (waiting,
+  running, done, refused, failed), read from the database at each scrape;
 * ``zdb_broker_queue_length`` — messages waiting in the worker's queue (a Redis broker only;
   absent in the embedded mode, which has no queue).
 
@@ -38,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from zdb.config import WORKER_QUEUE
 from zdb.db import unit_of_work
+from zdb.lists.queries import import_counts
 from zdb.ratings.queries import recalc_status
 
 __all__ = ["METRICS_PATH", "Metrics", "MetricsMiddleware"]
@@ -61,6 +64,7 @@ class _Recalculation(Collector):
     def collect(self) -> Iterator[Metric]:
         with unit_of_work(self.engine) as session:
             status = recalc_status(session)
+            imports = import_counts(session)
         last = status.last_run
         duration = GaugeMetricFamily(
             "zdb_recalculation_last_duration_seconds", "duration of the last finished recalculation"
@@ -79,7 +83,10 @@ class _Recalculation(Collector):
         )
         since = status.dirty_since
         age.add_metric([], 0.0 if since is None else max(0.0, (datetime.now(UTC) - since).total_seconds()))
-        yield from (duration, evaluated, pending, age)
+        listed = GaugeMetricFamily("zdb_list_imports", "list imports per kind and status", labels=["kind", "status"])
+        for (kind, state), count in sorted(imports.items()):
+            listed.add_metric([kind, state], count)
+        yield from (duration, evaluated, pending, age, listed)
 
 
 class _BrokerQueue(Collector):
