@@ -8,11 +8,12 @@ from sqlalchemy.orm import Session
 
 from zdb.players.models import Player
 from zdb.players.privacy import public_name_column
+from zdb.rating import ReportRow
 from zdb.ratings.models import Evaluation
 from zdb.tournaments.queries import summary_of
 from zdb.tournaments.schemas import EvaluationFigures, EvaluationReport, ReportRowOut
 
-__all__ = ["FIGURE_COLUMNS", "evaluation_figures", "evaluation_report"]
+__all__ = ["FIGURE_COLUMNS", "engine_figures", "evaluation_figures", "evaluation_report"]
 
 #: the stored figures of an evaluation row, as selected for ``evaluation_figures``
 FIGURE_COLUMNS = (
@@ -79,4 +80,29 @@ def evaluation_report(session: Session, tournament_id: int, *, public: bool = Tr
         current=version == row.current_version and row.status == "evaluated",
         rule_set=rows[0].rule_set if rows else None,
         rows=rows,
+    )
+
+
+def engine_figures(rule_set: str, row: ReportRow) -> EvaluationFigures:
+    """The figures of one participant as the engine reports them (a preview, an explanation)."""
+    return EvaluationFigures(
+        rule_set=rule_set,
+        member=row.member,
+        stage=row.stage.value,
+        fide_start=row.fide_start,
+        r0=row.r0,
+        i0=row.i0,
+        w=row.w,
+        n=row.n,
+        unrated_games=row.unrated_games,
+        we=row.we,
+        e=row.e,
+        k=row.k,
+        rh=row.rh,
+        sonder=row.sonder,
+        rn=row.rn,
+        i_new=row.i_new,
+        stored=row.stored,
+        leftover_used=row.leftover_used,
+        leftover_stored=row.leftover_stored,
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from zdb.rating import EMPTY_STATE, PlayerState, evaluate_tournament
+from zdb.ratings.evaluation_report import engine_figures
 from zdb.ratings.models import InitialState
 from zdb.ratings.recalculation.repository import state_before, state_from_columns
 from zdb.tournaments.intake import PREVIEW_ID, Intake
@@ -46,25 +47,7 @@ def preview(session: Session, intake: Intake) -> PreviewOut:
                 pkz=player.pkz if player.pkz > 0 else None,
                 name=intake.names[k],
                 name_in_file=intake.names_in_file[k] if intake.names_in_file else None,
-                rule_set=evaluation.rule_set,
-                member=row.member,
-                stage=row.stage.value,
-                fide_start=row.fide_start,
-                r0=row.r0,
-                i0=row.i0,
-                w=row.w,
-                n=row.n,
-                unrated_games=row.unrated_games,
-                we=row.we,
-                e=row.e,
-                k=row.k,
-                rh=row.rh,
-                sonder=row.sonder,
-                rn=row.rn,
-                i_new=row.i_new,
-                stored=row.stored,
-                leftover_used=row.leftover_used,
-                leftover_stored=row.leftover_stored,
+                **engine_figures(evaluation.rule_set, row).model_dump(),
             )
         )
     warnings = [WarningOut(place=w.place, message=w.message) for w in intake.warnings]

@@ -26,7 +26,7 @@ from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
-from zdb.ratings.evaluation_report import FIGURE_COLUMNS, evaluation_figures
+from zdb.ratings.evaluation_report import FIGURE_COLUMNS, engine_figures, evaluation_figures
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
 from zdb.ratings.recalculation.impact import RunChange
 from zdb.ratings.recalculation.repository import state_from_columns
@@ -482,28 +482,7 @@ def explain_rating_change(session: Session, tournament_id: int, pkz: int) -> Exp
 
 
 def _figures(explanation: Explanation) -> EvaluationFigures:
-    row = explanation.row
-    return EvaluationFigures(
-        rule_set=explanation.rule_set,
-        member=row.member,
-        stage=row.stage.value,
-        fide_start=row.fide_start,
-        r0=row.r0,
-        i0=row.i0,
-        w=row.w,
-        n=row.n,
-        unrated_games=row.unrated_games,
-        we=row.we,
-        e=row.e,
-        k=row.k,
-        rh=row.rh,
-        sonder=row.sonder,
-        rn=row.rn,
-        i_new=row.i_new,
-        stored=row.stored,
-        leftover_used=row.leftover_used,
-        leftover_stored=row.leftover_stored,
-    )
+    return engine_figures(explanation.rule_set, explanation.row)
 
 
 def _classic_out(c: ClassicTerms) -> ClassicTermsOut:
