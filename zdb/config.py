@@ -56,6 +56,8 @@ class Settings:
     read_pool_size: int = 10
     #: the largest body of a tournament submission, preview or correction (JSON, TRF, SWT), in bytes
     max_upload_bytes: int = 16 * 1024 * 1024
+    #: the largest upload of a rating list, the federation's or FIDE's (whose ZIP is some 35 MB), in bytes
+    max_list_upload_bytes: int = 64 * 1024 * 1024
     #: the largest body of the simulator and the small forms, in bytes
     max_small_body_bytes: int = 64 * 1024
     #: the largest body of any other request, in bytes
@@ -109,6 +111,7 @@ class Settings:
             broker_visibility_timeout=int(env.get("ZDB_BROKER_VISIBILITY_TIMEOUT", "600")),
             read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
             max_upload_bytes=int(env.get("ZDB_MAX_UPLOAD_BYTES", str(16 * 1024 * 1024))),
+            max_list_upload_bytes=int(env.get("ZDB_MAX_LIST_UPLOAD_BYTES", str(64 * 1024 * 1024))),
             max_small_body_bytes=int(env.get("ZDB_MAX_SMALL_BODY_BYTES", str(64 * 1024))),
             max_body_bytes=int(env.get("ZDB_MAX_BODY_BYTES", str(1024 * 1024))),
             rate_limits=env.get("ZDB_RATE_LIMITS", "on").strip().lower() not in ("off", "0", "false", "no"),

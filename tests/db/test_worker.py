@@ -17,16 +17,21 @@ import pytest
 import redis
 from celery import signals
 from celery.result import EagerResult
-from sqlalchemy import select, text
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from tests.conftest import ROOT, VECTORS
 from tests.db.scenario import assert_export_equals, big_time_line, differences, exported, is_clean, recalc, submit
 from workers.celery_app import create_app
+from zdb.app import create_app as create_api
+from zdb.auth.service import create_token
 from zdb.config import Settings, settings
-from zdb.db import engine_for
+from zdb.db import engine_for, unit_of_work
+from zdb.players.models import Player
 from zdb.ratings.models import HistoryRow, RecalcState
 from zdb.ratings.recalculation.replay import LOCK_KEY
+from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
 
 REPLAY = VECTORS["replays"][0]
 
@@ -81,6 +86,39 @@ def test_the_sweeper_recovers_a_lost_message(postgres_url: str, worker: str) -> 
     submit(postgres_url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
     _wait(lambda: is_clean(postgres_url), 60, "the sweeper")
     assert differences(postgres_url) == []
+
+
+def test_a_real_worker_imports_an_uploaded_rating_list(postgres_url: str, worker: str) -> None:
+    """An admin's upload waits for the worker; the real worker takes the task ``zdb.import_list``
+    from the queue (as the serving process sends it after the upload's commit) and imports it."""
+    with unit_of_work(engine_for(postgres_url)) as session:
+        secret = create_token(session, "admin", label="staff").secret
+    data = synthetic_list(9, 40)
+    headers = {"Authorization": f"Bearer {secret}"}
+    with TestClient(create_api(Settings(database_url=postgres_url), recalculation=False)) as client:
+        answer = client.post(
+            "/api/v1/lists/imports",
+            files={"file": ("LV-0-csv.zip", list_zip_bytes(data), "application/zip")},
+            data={"list_date": "2026-11-30"},
+            headers=headers,
+        )
+        assert answer.status_code == 202, answer.text
+        assert answer.json()["status"] == "waiting"
+        create_app(Settings(database_url=postgres_url, broker_url=worker)).send_task(
+            "zdb.import_list", args=[answer.json()["id"]]
+        )
+        state: dict[str, Any] = {}
+
+        def ended() -> bool:
+            state.update(client.get(answer.headers["Location"], headers=headers).json())
+            return state["status"] not in ("waiting", "running")
+
+        _wait(ended, 60, "the worker's list import")
+    assert state["status"] == "done", state
+    people = len({member.person_id for member in data.members})
+    assert state["result"]["counts"]["people_new"] == people
+    with unit_of_work(engine_for(postgres_url)) as session:
+        assert session.execute(select(func.count()).select_from(Player)).scalar_one() == people
 
 
 def test_a_run_killed_half_way_leaves_no_partial_state(postgres_url: str) -> None:

@@ -12,7 +12,8 @@ them) runs. This pure ASGI middleware looks at the request line and headers only
   read. Whether the token is valid is still the endpoint's question.
 
 Limits (``zdb.config.Settings``): tournament submissions, previews and corrections (JSON, TRF,
-SWT, the referees' upload page) ``max_upload_bytes``; the simulator and the small forms
+SWT, the referees' upload page) ``max_upload_bytes``; uploads of a rating list (the federation's
+ZIP, FIDE's list) ``max_list_upload_bytes``; the simulator and the small forms
 ``max_small_body_bytes``; anything else ``max_body_bytes``.
 """
 
@@ -37,7 +38,8 @@ from zdb.config import Settings
 __all__ = ["BodyTooLargeError", "RequestGuard", "TokenRoute", "body_limit", "has_bearer", "token_routes"]
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_UPLOADS = re.compile(r"^/api/v1/tournaments(/.*)?$|^/api/v1/lists/imports$|^/referee/upload$|^/staff/lists$")
+_UPLOADS = re.compile(r"^/api/v1/tournaments(/.*)?$|^/referee/upload$")
+_LISTS = re.compile(r"^/api/v1/lists/(imports|fide-imports)$|^/staff/lists$")
 _SMALL = re.compile(r"^/api/v1/simulator$|^/referee/(sign-in|sign-out|tournaments/[^/]+/withdraw)$")
 
 
@@ -54,6 +56,8 @@ def body_limit(settings: Settings, path: str) -> int:
     """The most bytes a body sent to ``path`` may have."""
     if _UPLOADS.match(path):
         return settings.max_upload_bytes
+    if _LISTS.match(path):
+        return settings.max_list_upload_bytes
     if _SMALL.match(path):
         return settings.max_small_body_bytes
     return settings.max_body_bytes

@@ -1,6 +1,7 @@
 """Running an uploaded import: the worker's (or the embedded thread's) side of
-``POST /lists/imports``. Idempotent: an import that has ended (done, refused, failed) is left
-alone, so a message delivered twice runs it once.
+``POST /lists/imports`` (the federation's list) and ``POST /lists/fide-imports`` (FIDE's).
+Idempotent: an import that has ended (done, refused, failed) is left alone, so a message
+delivered twice runs it once.
 
 Three transactions: claiming the import (``running``, seen at once by whoever asks), the
 import itself (everything or nothing), and its end (``done`` with the difference, ``refused``
@@ -19,6 +20,9 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from zdb.db import is_postgres, unit_of_work
 from zdb.errors import DomainError, ValidationError
+from zdb.lists.difference import Difference
+from zdb.lists.fide_import import FideEdition, import_fide_list
+from zdb.lists.fide_upload import fide_lines
 from zdb.lists.models import ListImport
 from zdb.lists.service import ListProblemsError, import_rating_list
 
@@ -47,6 +51,47 @@ def _end(engine: Engine, import_id: int, *, keep: bool = False, **values: object
         )
 
 
+def _import_list(engine: Engine, record: ListImport, payload: bytes, import_id: int) -> Difference:
+    with unit_of_work(engine) as session:
+        return import_rating_list(
+            session,
+            payload,
+            file=record.file_name,
+            list_date=record.list_date,
+            codec=record.encoding,  # type: ignore[arg-type]
+            dry_run=record.dry_run,
+            skip_problems=record.skip_problems,
+            by=f"upload {record.file_name}",
+            import_id=None if record.dry_run else import_id,
+            actor_token_id=record.actor_token_id,
+            progress=_progress_writer(engine, import_id),  # type: ignore[arg-type]
+        )
+
+
+def _import_fide(engine: Engine, record: ListImport, payload: bytes) -> FideEdition:
+    """FIDE's list as the edition of the upload's date; its progress counts the players read (the
+    total is not known before the end of the file)."""
+    write = _progress_writer(engine, record.id)
+    read = 0
+
+    def progress(players: int) -> None:
+        nonlocal read
+        read += players
+        if write is not None:
+            write(read, 0)  # type: ignore[operator]
+
+    with unit_of_work(engine) as session, fide_lines(payload, record.file_name) as (lines, name):
+        return import_fide_list(
+            session,
+            lines,
+            file=name,
+            edition=record.list_date,
+            dry_run=record.dry_run,
+            skip_problems=record.skip_problems,
+            progress=progress,
+        )
+
+
 def run_list_import(engine: Engine, import_id: int) -> str:
     """Run the import ``import_id`` if it has not ended; its status afterwards."""
     with unit_of_work(engine) as session:
@@ -58,20 +103,10 @@ def run_list_import(engine: Engine, import_id: int) -> str:
         record.status = "running"
     payload = record.payload or b""
     try:
-        with unit_of_work(engine) as session:
-            answer = import_rating_list(
-                session,
-                payload,
-                file=record.file_name,
-                list_date=record.list_date,
-                codec=record.encoding,  # type: ignore[arg-type]
-                dry_run=record.dry_run,
-                skip_problems=record.skip_problems,
-                by=f"upload {record.file_name}",
-                import_id=None if record.dry_run else import_id,
-                actor_token_id=record.actor_token_id,
-                progress=_progress_writer(engine, import_id),  # type: ignore[arg-type]
-            )
+        if record.kind == "fide":
+            answer: Difference | FideEdition = _import_fide(engine, record, payload)
+        else:
+            answer = _import_list(engine, record, payload, import_id)
     except ListProblemsError as error:
         _end(engine, import_id, status="refused", result=error.difference.as_json())
         return "refused"
@@ -88,5 +123,6 @@ def run_list_import(engine: Engine, import_id: int) -> str:
         _end(engine, import_id, status="failed", error=f"{type(error).__name__}: {error}")
         raise
     # a dry run keeps the file, so that exactly the file whose difference was shown can be applied
-    _end(engine, import_id, status="done", result=answer.as_json(), list_date=answer.list_date, keep=record.dry_run)
+    day = answer.edition if isinstance(answer, FideEdition) else answer.list_date
+    _end(engine, import_id, status="done", result=answer.as_json(), list_date=day, keep=record.dry_run)
     return "done"

@@ -1,5 +1,5 @@
-"""The staff's endpoints for a federation's rating list: upload it (a dry run shows the
-difference, a real run applies it) and follow the import.
+"""The staff's endpoints for a federation's rating list and FIDE's: upload it (a dry run shows
+the difference, a real run applies it) and follow the import.
 
 Thin: the upload is stored as an import waiting for the worker (``zdb.lists.models``), the
 request's unit of work commits, and only then is the worker asked to run it
@@ -16,8 +16,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, BackgroundTasks, File, Form, Path, Request, UploadFile
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from zdb.api.openapi import problems
+from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
 from zdb.common.utc import UtcDateTime
 from zdb.endpoints.dependencies import Caller, RequestSession
@@ -39,8 +41,11 @@ class ListImportOut(BaseModel):
     """An import of a rating list: waiting for the worker, running, or ended with its answer."""
 
     id: int = Field(examples=[1])
+    kind: Literal["list", "fide"] = Field(description="the federation's rating list or FIDE's list", examples=["list"])
     file_name: str = Field(examples=["LV-0-csv.zip"])
-    list_date: date | None = Field(description="the epoch of the starting states it brings", examples=["2026-11-30"])
+    list_date: date | None = Field(
+        description="the epoch of the starting states it brings; of FIDE's list, its edition", examples=["2026-11-30"]
+    )
     dry_run: bool
     skip_problems: bool
     status: Literal["waiting", "running", "done", "refused", "failed"] = Field(examples=["done"])
@@ -57,6 +62,7 @@ class ListImportOut(BaseModel):
 def _out(record: ListImport) -> ListImportOut:
     return ListImportOut(
         id=record.id,
+        kind=record.kind,  # type: ignore[arg-type]
         file_name=record.file_name,
         list_date=record.list_date,
         dry_run=record.dry_run,
@@ -96,21 +102,70 @@ def upload_list(
     skip_problems: Annotated[bool, Form()] = False,
 ) -> JSONResponse:
     caller.require("admin")
-    data = file.file.read()
-    if not data:
-        raise ValidationError([ValidationProblem("body.file", "the file is empty")])
-    name = (file.filename or "list.zip").rsplit("/", 1)[-1][:200]
+    data, name = _payload(file, "list.zip")
     record = ListImport(kind="list", file_name=name, list_date=list_date, encoding=encoding, payload=data)
-    record.dry_run, record.skip_problems, record.status = dry_run, skip_problems, "waiting"
-    record.progress_done, record.progress_total = 0, 0
+    record.dry_run, record.skip_problems = dry_run, skip_problems
+    return _store(request, session, caller, background, record)
+
+
+def _store(
+    request: Request,
+    session: Session,
+    caller: Principal,
+    background: BackgroundTasks,
+    record: ListImport,
+) -> JSONResponse:
+    """Store the upload as an import waiting for the worker, who is asked after the commit."""
+    record.status, record.progress_done, record.progress_total = "waiting", 0, 0
     record.actor_token_id = caller.token_id
     session.add(record)
     session.flush()
     session.refresh(record)
-    record_write(session, caller, "list.upload", f"import {record.id}", {"file": name, "dry_run": dry_run})
+    action = "fide.upload" if record.kind == "fide" else "list.upload"
+    record_write(session, caller, action, f"import {record.id}", {"file": record.file_name, "dry_run": record.dry_run})
     background.add_task(start_list_import, request.app.state.start_list_import, record.id)
     location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
     return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})
+
+
+def _payload(file: UploadFile, default_name: str) -> tuple[bytes, str]:
+    data = file.file.read()
+    if not data:
+        raise ValidationError([ValidationProblem("body.file", "the file is empty")])
+    return data, (file.filename or default_name).rsplit("/", 1)[-1][:200]
+
+
+@router.post(
+    "/fide-imports",
+    status_code=202,
+    response_model=ListImportOut,
+    summary="Upload FIDE's rating list (admin)",
+    description="FIDE's combined list as published: the text list (`players_list_foa.txt`), the XML, or FIDE's "
+    "ZIP of either (the text list is about 320 MB, its ZIP a tenth of it). The worker stores it as the edition "
+    "of `edition` (default: the first day of the month it runs), replacing an edition of that date. "
+    "`dry_run` reads and counts, storing nothing. Lines that cannot be read refuse the list unless "
+    "`skip_problems`. Follow it at `Location` (`GET /lists/imports/{id}`).",
+    responses={
+        202: {"headers": {"Location": {"description": "the import", "schema": {"type": "string"}}}},
+        **problems(401, 403, 422),
+    },
+)
+def upload_fide_list(
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Caller,
+    background: BackgroundTasks,
+    file: Annotated[UploadFile, File(description="FIDE's list: .txt, .xml, or a ZIP of one")],
+    edition: Annotated[date | None, Form(description="the edition's date (default: the first of the month)")] = None,
+    dry_run: Annotated[bool, Form()] = False,
+    skip_problems: Annotated[bool, Form()] = False,
+) -> JSONResponse:
+    caller.require("admin")
+    data, name = _payload(file, "players_list_foa.txt")
+    record = ListImport(kind="fide", file_name=name, list_date=edition, payload=data)
+    record.dry_run, record.skip_problems = dry_run, skip_problems
+    return _store(request, session, caller, background, record)
 
 
 @router.get(
