@@ -20,7 +20,7 @@ from zdb.db import engine_for, unit_of_work
 from zdb.endpoints import dependencies
 from zdb.endpoints.pagination import Page
 from zdb.federations.models import Club, Federation
-from zdb.players.queries import player_card
+from zdb.ratings.player_queries import player_card
 from zdb.ratings.queries import club_ratings
 from zdb.ratings.schemas import ClubMemberRating
 

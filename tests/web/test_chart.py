@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from zdb.players.schemas import HistoryEntry
+from zdb.ratings.card_schemas import HistoryEntry
 from zdb.web.chart import LEFT, WIDTH, rating_chart
 
 #: the widest the label can be: "Umstellung 2026" at the phone's font size (style.css), with room

@@ -1,6 +1,6 @@
 """The hot reads: the player card and the club list, the answers asked for most.
 
-Their SQL and their shape live with the other read queries (``zdb.players.queries``,
+Their SQL and their shape live with the other read queries (``zdb.ratings.player_queries``,
 ``zdb.ratings.queries``): statements with parameters, and functions that turn their rows into
 plain values in the order of the answer's model. This module runs them and answers, with as
 little between the request and the database as possible:
@@ -41,8 +41,8 @@ from zdb.auth.repository import last_write_at
 from zdb.db import unit_of_work
 from zdb.editions.sources import list_source
 from zdb.errors import ValidationError, ValidationProblem
-from zdb.players.queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
 from zdb.ratings.club_list_sources import club_ratings_from_source
+from zdb.ratings.player_queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
 from zdb.ratings.queries import (
     club_page_fields,
     club_params,

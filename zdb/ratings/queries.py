@@ -24,10 +24,10 @@ from zdb.errors import ConflictError, NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD, public_name_column
-from zdb.players.queries import current_clubs
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS, engine_figures, evaluation_figures
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
+from zdb.ratings.player_queries import current_clubs
 from zdb.ratings.recalculation.impact import RunChange
 from zdb.ratings.recalculation.repository import state_from_columns
 from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS, current_run, read_state

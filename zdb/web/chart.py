@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from zdb.players.schemas import HistoryEntry
+from zdb.ratings.card_schemas import HistoryEntry
 
 __all__ = ["Chart", "ChartPoint", "Marker", "rating_chart"]
 

@@ -12,8 +12,9 @@ from zdb.api.hot_reads import player_card_answer
 from zdb.api.openapi import problems
 from zdb.endpoints.dependencies import INT64_MAX, Paging, PersonNumber, ReadCaller, RequestSession, get_principal
 from zdb.endpoints.pagination import Page
-from zdb.players import queries
-from zdb.players.schemas import PlayerCard, PlayerSummary
+from zdb.players.schemas import PlayerSummary
+from zdb.ratings import player_queries
+from zdb.ratings.card_schemas import PlayerCard
 from zdb.ratings.queries import results_stamp
 
 __all__ = ["router"]
@@ -43,7 +44,7 @@ def search_players(
     club: Annotated[str | None, Query(min_length=5, max_length=5, description="current members of this club")] = None,
     fide_id: Annotated[int | None, Query(ge=1, le=INT64_MAX)] = None,
 ) -> Response:
-    items, total, stamp = queries.search_players(
+    items, total, stamp = player_queries.search_players(
         session, name=name, club=club, fide_id=fide_id, limit=paging.limit, offset=paging.offset
     )
     return conditional_json(request, paging.page(items, total), stamp, results_stamp(session))

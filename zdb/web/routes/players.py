@@ -12,7 +12,7 @@ from sqlalchemy import select
 from zdb.auth.principal import PUBLIC
 from zdb.endpoints.dependencies import PersonNumber, RequestSession
 from zdb.players.models import Player
-from zdb.players.queries import player_card
+from zdb.ratings.player_queries import player_card
 from zdb.web.chart import rating_chart
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from zdb.endpoints.dependencies import RequestSession
 from zdb.federations.queries import list_clubs
-from zdb.players.queries import name_terms, search_players
+from zdb.ratings.player_queries import name_terms, search_players
 from zdb.web.overview import overview
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router

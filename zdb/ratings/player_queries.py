@@ -31,7 +31,8 @@ from zdb.lists.fide_queries import fide_row_condition
 from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD, public_name_column
-from zdb.players.schemas import CurrentClub, PlayerCard, PlayerSummary
+from zdb.players.schemas import CurrentClub, PlayerSummary
+from zdb.ratings.card_schemas import PlayerCard
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion
