@@ -46,6 +46,7 @@ __all__ = [
     "name_terms",
     "player_card",
     "rating_at",
+    "rating_index",
     "search_players",
 ]
 
@@ -80,7 +81,7 @@ def current_clubs(session: Session, pkzs: Sequence[int]) -> dict[int, list[Curre
     return clubs
 
 
-def _index(rating: int | None, index: int | None) -> int | None:
+def rating_index(rating: int | None, index: int | None) -> int | None:
     """An index belongs to a rating: without one it is null, never 0."""
     return None if rating is None else index
 
@@ -139,7 +140,7 @@ def search_players(
             nation=row.nation,
             guest=row.guest,
             rating=row.rating,
-            rating_index=_index(row.rating, row.rating_index),
+            rating_index=rating_index(row.rating, row.rating_index),
             clubs=clubs[row.pkz],
         )
         for row in rows
@@ -252,9 +253,9 @@ def _entry(row: Mapping[Any, Any]) -> dict[str, Any]:
         "tournament_version": row["tournament_version"],
         "tournament_name": row["tournament_name"],
         "old_rating": row["old_rating"],
-        "old_index": _index(row["old_rating"], row["old_index"]),
+        "old_index": rating_index(row["old_rating"], row["old_index"]),
         "new_rating": row["new_rating"],
-        "new_index": _index(row["new_rating"], row["new_index"]),
+        "new_index": rating_index(row["new_rating"], row["new_index"]),
         "stored": row["evaluated"],
         "evaluation": None if row["evaluated_pkz"] is None else _figures(row),
     }
@@ -288,7 +289,7 @@ def rating_at(history: Sequence[Mapping[Any, Any]], initial: tuple[int | None, i
             "event": last["event"],
         }
     rating, index = initial if initial is not None else (None, None)
-    return {"on": on, "rating": rating, "rating_index": _index(rating, index), "since": None, "event": None}
+    return {"on": on, "rating": rating, "rating_index": rating_index(rating, index), "since": None, "event": None}
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -346,7 +347,7 @@ def card_fields(
             "last_evaluation": player["list_last_evaluation"],
         },
         "rating": rating,
-        "rating_index": _index(rating, player["rating_index"]),
+        "rating_index": rating_index(rating, player["rating_index"]),
         "rating_changed_at": _utc(player["rating_changed_at"]),
         "memberships": clubs,
         "history": entries,

@@ -27,7 +27,7 @@ from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS, engine_figures, evaluation_figures
 from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
-from zdb.ratings.player_queries import current_clubs
+from zdb.ratings.player_queries import current_clubs, rating_index
 from zdb.ratings.recalculation.impact import RunChange
 from zdb.ratings.recalculation.repository import state_from_columns
 from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS, current_run, read_state
@@ -60,10 +60,6 @@ __all__ = [
     "results_stamp_of",
     "top_list",
 ]
-
-
-def _index(rating: int | None, index: int | None) -> int | None:
-    return None if rating is None else index
 
 
 def _second(since: datetime) -> datetime:
@@ -292,7 +288,7 @@ def _member(row: Mapping[Any, Any], visible: bool) -> dict[str, Any]:
         "fide_id": row["fide_id"],
         "nation": row["nation"],
         "rating": row["rating"],
-        "rating_index": _index(row["rating"], row["rating_index"]),
+        "rating_index": rating_index(row["rating"], row["rating_index"]),
         "last_evaluation": _year_week(row["last_evaluation"]),
         "last_evaluation_end_date": row["last_evaluation"],
         "rating_changed_at": None if row["changed_at"] is None else _utc(row["changed_at"]),
@@ -353,7 +349,7 @@ def rating_changes(
             given_name=row.given_name,
             fide_id=row.fide_id,
             rating=row.rating,
-            rating_index=_index(row.rating, row.rating_index),
+            rating_index=rating_index(row.rating, row.rating_index),
             changed_at=row.changed_at,
             old_rating=row.old_rating,
             old_index=row.old_index,
