@@ -3,7 +3,9 @@
 The session is one unit of work per request (``zdb.db.unit_of_work``): committed once, when the
 endpoint has finished and before the response is sent, so that a client never sees a success
 for a write that was not committed; a recalculation requested by the write is dispatched only
-after that commit. An error rolls everything back.
+after that commit. An error rolls everything back, and so does a refusal that a page answered
+itself (``mark_refused``): the error never reaches the session, which would otherwise commit what
+a service flushed before it refused.
 """
 
 from __future__ import annotations
@@ -25,7 +27,16 @@ from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
 from zdb.endpoints.pagination import PageParams, page_params
 
-__all__ = ["Caller", "Paging", "ReadCaller", "RequestSession", "get_principal", "get_read_principal", "get_session"]
+__all__ = [
+    "Caller",
+    "Paging",
+    "ReadCaller",
+    "RequestSession",
+    "get_principal",
+    "get_read_principal",
+    "get_session",
+    "mark_refused",
+]
 
 _bearer = HTTPBearer(
     auto_error=False,
@@ -33,9 +44,28 @@ _bearer = HTTPBearer(
 )
 
 
+#: request.state attribute: the request was refused, its unit of work must not commit
+_REFUSED = "zdb_refused"
+
+
+class _RefusedError(Exception):
+    """Rolls the unit of work back (and drops its after-commit work) for a refused request."""
+
+
+def mark_refused(request: Request) -> None:
+    """The request was refused by an answer its route gave itself (a page's error page): what
+    was flushed before the refusal is rolled back, not committed."""
+    setattr(request.state, _REFUSED, True)
+
+
 def get_session(request: Request) -> Iterator[Session]:
-    with unit_of_work(request.app.state.engine) as session:
-        yield session
+    try:
+        with unit_of_work(request.app.state.engine) as session:
+            yield session
+            if getattr(request.state, _REFUSED, False):
+                raise _RefusedError
+    except _RefusedError:
+        pass
 
 
 RequestSession = Annotated[Session, Depends(get_session, scope="function")]

@@ -27,12 +27,12 @@ from zdb.federations.models import Club
 from zdb.office.audit import changed_values, record_change
 from zdb.office.persons import player_for_change
 from zdb.office.reach import recalculation_from
-from zdb.players.models import Membership
+from zdb.players.models import Membership, Player
 from zdb.rating import OrderKey
 from zdb.tournaments.models import Participation, TournamentVersion
 from zdb.tournaments.person_facts import mark_stale
 
-__all__ = ["Joined", "edit_membership", "join", "membership_values", "transfer"]
+__all__ = ["Joined", "edit_membership", "join", "membership_values", "memberships_of", "transfer"]
 
 _STATUSES = ("active", "passive")
 
@@ -53,6 +53,16 @@ def membership_values(membership: Membership) -> dict[str, Any]:
         "valid_from": m.valid_from,
         "valid_until": m.valid_until,
     }
+
+
+def memberships_of(session: Session, pkz: int) -> list[Membership]:
+    """A person's memberships, the oldest first."""
+    if session.get(Player, pkz) is None:
+        raise NotFoundError(f"player {pkz} does not exist")
+    found = session.scalars(
+        select(Membership).where(Membership.player_pkz == pkz).order_by(Membership.valid_from, Membership.id)
+    )
+    return list(found)
 
 
 def _open_club(session: Session, code: str, field: str) -> Club:

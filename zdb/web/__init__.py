@@ -23,7 +23,10 @@ from zdb.web.routes import (
     referee,
     search,
     simulator,
+    staff_clubs,
+    staff_federations,
     staff_lists,
+    staff_memberships,
     staff_persons,
     tournaments,
 )
@@ -47,6 +50,9 @@ def install_web(app: FastAPI) -> None:
         referee,
         staff_lists,
         staff_persons,
+        staff_memberships,
+        staff_clubs,
+        staff_federations,
         language,
     ):
         app.include_router(module.router)

@@ -2,7 +2,9 @@
 problem document, never a 500), and each answer carries its server time (``Server-Timing``).
 
 The API's handlers answer errors as JSON problem documents for the whole application; a page
-catches its errors before they reach them, here.
+catches its errors before they reach them, here. The request's unit of work then sees no error,
+so the refusal is marked on the request: its session rolls back what a service flushed before
+it refused (a transfer's ended membership, when joining the new club is refused).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
+from zdb.endpoints.dependencies import mark_refused
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError, ValidationProblem
 from zdb.rating import InvalidInputError
 from zdb.web.i18n import mark
@@ -89,6 +92,7 @@ class PageRoute(APIRoute):
             try:
                 response = await handler(request)
             except (RequestValidationError, DomainError, InvalidInputError) as error:
+                mark_refused(request)
                 response = _answer_error(request, error)
             elapsed = (time.perf_counter() - started) * 1000
             response.headers["Server-Timing"] = f"app;dur={elapsed:.1f}"

@@ -12,13 +12,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.endpoints.dependencies import INT32_MAX, Caller, PersonNumber, RequestSession
-from zdb.errors import NotFoundError
 from zdb.federations import queries as federation_queries
 from zdb.federations.models import Federation
 from zdb.federations.schemas import ClubOut, FederationOut
@@ -179,12 +177,7 @@ def export_person(*, session: RequestSession, caller: Admin, pkz: PersonNumber) 
     responses=problems(401, 403, 404),
 )
 def person_memberships(*, session: RequestSession, caller: Admin, pkz: PersonNumber) -> list[MembershipOut]:
-    if session.get(Player, pkz) is None:
-        raise NotFoundError(f"player {pkz} does not exist")
-    found = session.scalars(
-        select(Membership).where(Membership.player_pkz == pkz).order_by(Membership.valid_from, Membership.id)
-    )
-    return [_membership(m) for m in found]
+    return [_membership(m) for m in memberships.memberships_of(session, pkz)]
 
 
 @router.post(

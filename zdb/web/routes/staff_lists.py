@@ -16,7 +16,6 @@ from fastapi import BackgroundTasks, File, Form, Path, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 
-from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError
@@ -24,9 +23,10 @@ from zdb.lists.difference import KINDS
 from zdb.lists.dispatch import start_list_import
 from zdb.lists.models import ListImport
 from zdb.web.i18n import mark
-from zdb.web.referee_session import referee, require_same_origin
+from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
+from zdb.web.routes.staff_forms import admin
 
 __all__ = ["router"]
 
@@ -59,19 +59,13 @@ STATUS_WORDS = {
 assert set(KIND_WORDS) == set(KINDS)
 
 
-def _admin(request: Request, session: RequestSession) -> Principal:
-    caller = referee(request, session)
-    caller.require("admin")
-    return caller
-
-
 def _queue(request: Request, background: BackgroundTasks, import_id: int) -> None:
     background.add_task(start_list_import, request.app.state.start_list_import, import_id)
 
 
 @router.get("/staff/lists", response_class=HTMLResponse)
 def lists_page(request: Request, session: RequestSession) -> HTMLResponse:
-    _admin(request, session)
+    admin(request, session)
     recent = session.execute(select(ListImport).order_by(ListImport.id.desc()).limit(20)).scalars().all()
     return render(request, "staff_lists.html", {"recent": recent, "status_words": STATUS_WORDS})
 
@@ -88,7 +82,7 @@ def upload(
     skip_problems: Annotated[str, Form(max_length=2)] = "",
 ) -> RedirectResponse:
     require_same_origin(request)
-    caller = _admin(request, session)
+    caller = admin(request, session)
     try:
         day = date.fromisoformat(list_date) if list_date else None
     except ValueError:
@@ -116,7 +110,7 @@ ImportId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 @router.get("/staff/lists/{import_id}", response_class=HTMLResponse)
 def import_page(request: Request, session: RequestSession, import_id: ImportId) -> HTMLResponse:
-    _admin(request, session)
+    admin(request, session)
     record = _import(session, import_id)
     result = record.result or {}
     kinds = [
@@ -138,7 +132,7 @@ def apply_import(
 ) -> RedirectResponse:
     """Apply the very file whose dry run was shown."""
     require_same_origin(request)
-    caller = _admin(request, session)
+    caller = admin(request, session)
     shown = _import(session, import_id)
     if not (shown.dry_run and shown.status == "done" and shown.payload is not None):
         return RedirectResponse(f"/staff/lists/{import_id}", status_code=303)

@@ -8,40 +8,28 @@ recalculation asked for after the commit when a birth year reaches into the time
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import Form, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from zdb.auth.principal import Principal
-from zdb.endpoints.dependencies import PersonNumber, RequestSession
+from zdb.endpoints.dependencies import INT32_MAX, PersonNumber, RequestSession
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.office.merge import merge_persons
 from zdb.office.persons import edit_person, person_values, player_for_change
-from zdb.web.referee_session import referee, require_same_origin
+from zdb.office.reach import recalculation_from
+from zdb.web.i18n import mark
+from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
+from zdb.web.routes.staff_forms import Text, admin, back_to, number, recalculation_hint
 
 __all__ = ["router"]
 
 router = page_router()
 
-Text = Annotated[str, Form(max_length=100)]
-
-
-def _admin(request: Request, session: RequestSession) -> Principal:
-    caller = referee(request, session)
-    caller.require("admin")
-    return caller
-
-
-def _number(field: str, text: str) -> int | None:
-    """An empty field clears the value; anything but digits is refused naming the field."""
-    if not text.strip():
-        return None
-    if not text.strip().isdigit():
-        raise ValidationError([ValidationProblem(f"form.{field}", "is a whole number")])
-    return int(text.strip())
+DONE = {"saved": mark("The record is saved."), "merged": mark("The records are merged.")}
 
 
 @router.get("/staff/players/{pkz}", response_class=HTMLResponse)
@@ -49,11 +37,24 @@ def person_page(
     request: Request,
     session: RequestSession,
     pkz: PersonNumber,
+    *,
     done: Annotated[Literal["saved", "merged"] | None, Query()] = None,
+    redo_from: Annotated[date | None, Query()] = None,
+    redo_tournament: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
 ) -> HTMLResponse:
-    _admin(request, session)
+    admin(request, session)
     values = person_values(player_for_change(session, pkz))
-    return render(request, "staff_person.html", {"pkz": pkz, "values": values, "done": done})
+    return render(
+        request,
+        "staff_person.html",
+        {
+            "pkz": pkz,
+            "values": values,
+            "done": None if done is None else DONE[done],
+            "redo_from": redo_from,
+            "redo_tournament": redo_tournament,
+        },
+    )
 
 
 @router.post("/staff/players/{pkz}")
@@ -70,26 +71,26 @@ def save_person(
     nation: Text = "",
 ) -> RedirectResponse:
     require_same_origin(request)
-    caller = _admin(request, session)
+    caller = admin(request, session)
     given: dict[str, Any] = {
         "surname": surname.strip(),
         "given_name": given_name.strip(),
-        "birth_year": _number("birth_year", birth_year),
+        "birth_year": number("birth_year", birth_year, low=1850, high=2200),
         # an empty choice keeps the sex on record unknown, as the rating list leaves it
         "sex": sex or None,
-        "fide_id": _number("fide_id", fide_id),
+        "fide_id": number("fide_id", fide_id, low=1),
         "nation": nation.strip().upper() or None,
     }
-    edit_person(session, caller, pkz, given)
-    return RedirectResponse(f"/staff/players/{pkz}?done=saved", status_code=303)
+    edit = edit_person(session, caller, pkz, given)
+    return back_to(f"/staff/players/{pkz}", "saved", **recalculation_hint(recalculation_from(edit.reach)))
 
 
 @router.post("/staff/players/{pkz}/merge")
 def merge(request: Request, session: RequestSession, pkz: PersonNumber, *, absorb: Text) -> RedirectResponse:
     require_same_origin(request)
-    caller = _admin(request, session)
-    absorbed = _number("absorb", absorb)
+    caller = admin(request, session)
+    absorbed = number("absorb", absorb, low=1)
     if absorbed is None:
         raise ValidationError([ValidationProblem("form.absorb", "names the person number to merge into this one")])
-    merge_persons(session, caller, pkz, absorbed)
-    return RedirectResponse(f"/staff/players/{pkz}?done=merged", status_code=303)
+    merged = merge_persons(session, caller, pkz, absorbed)
+    return back_to(f"/staff/players/{pkz}", "merged", **recalculation_hint(recalculation_from(merged.reach)))
