@@ -69,7 +69,8 @@ run it) is written with a leading apostrophe in every file, so that it is shown 
 
 Reading these files, and the layout of the DSB's new rating portal (2026), is the work of
 ``zdb.formats.list_reader`` and ``zdb.formats.list_writer``, which write every layout from what
-they read, byte for byte.
+they read, byte for byte; ``zdb.formats.portal_files`` writes the portal's layout from the same
+rows as this module.
 """
 
 from __future__ import annotations

@@ -175,8 +175,8 @@ Spielberechtigung,Geburtsjahr,Letzte-Auswertung,DWZ,Index,FIDE-Elo,FIDE-Titel,FI
 current membership), `vereine.csv` (`ZPS,LV,Verband,Vereinname`) and `verbaende.csv` \
 (`Verband,LV,Uebergeordnet,Verbandname`), comma-separated, LF line ends, with the headers club software compares. \
 `Letzte-Auswertung` is the ISO year and week (`YYYYWW`) of the last evaluated tournament's end; absent values are \
-empty fields. Spielberechtigung, FIDE-Elo and FIDE-Titel are not kept by this database and are empty. Public \
-data only: the birth year, never the birth date.
+empty fields. Spielberechtigung is not kept by this database and is empty; FIDE-Elo and FIDE-Titel come from \
+the person's newest FIDE edition. Public data only: the birth year, never the birth date.
 
 With `layout=portal`: the same lists in the 2026 layout of the DSB's rating portal, Windows-1252 by default. \
 `spieler.csv` has the 21 columns `ID,ZPS,Mitgliedsnummer,Status,"Name,Vorname",Geschlecht,Spielberechtigung,\
