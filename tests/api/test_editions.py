@@ -7,6 +7,9 @@ October). Club C0327's members on that day are A, B, E and H (tests/api/world.py
 
 from __future__ import annotations
 
+import csv
+import io
+import zipfile
 from datetime import date
 from typing import Any
 
@@ -119,3 +122,10 @@ def test_live_lists_answer_as_of_a_date_and_as_published(fresh: World) -> None:
     assert fresh.get("/ratings/top", year=2026, sort="rating").status_code == 400
     zipped = fresh.client.get("/api/v1/files/rating-list.zip", params={"edition": "2026-Q4"})
     assert zipped.status_code == 200 and zipped.headers["content-type"] == "application/zip"
+    # the portal's layout as published too; its ID is the person's external id, the replay's
+    portal = fresh.client.get("/api/v1/files/rating-list.zip", params={"edition": "2026-Q4", "layout": "portal"})
+    assert portal.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(portal.content)) as archive:
+        lines = list(csv.DictReader(io.StringIO(archive.read("spieler.csv").decode("cp1252"), newline="")))
+    listed = {row["ID"]: (int(row["DWZ"]), int(row["Index"])) for row in lines if row["DWZ"]}
+    assert listed and listed == {pid: expected[pid] for pid in listed}

@@ -3,6 +3,7 @@ club's members file and the rating-list ZIP's spieler.csv."""
 
 from __future__ import annotations
 
+import csv
 import io
 import zipfile
 from dataclasses import replace
@@ -70,3 +71,10 @@ def test_fide_data_and_the_lists_last_evaluation_are_shown(client: TestClient, d
     archive = zipfile.ZipFile(io.BytesIO(client.get("/api/v1/files/rating-list.zip").content))
     spieler = archive.read("spieler.csv").decode()
     assert any("4612345" in row and "2222" in row and "202507" in row for row in spieler.splitlines())
+
+    portal = client.get("/api/v1/files/rating-list.zip", params={"layout": "portal"}).content
+    lines = zipfile.ZipFile(io.BytesIO(portal)).read("spieler.csv").decode("cp1252")
+    row = next(r for r in csv.DictReader(io.StringIO(lines, newline="")) if r["ID"] == member.person_id)
+    fide_columns = ("FIDE-Elozahl", "FIDE-Titel", "FIDE-ID", "FIDE-Frauentitel", "FIDE-Elozahl-Schnellschach")
+    assert [row[c] for c in fide_columns] == ["2222", "FM", "4612345", "", "2111"]
+    assert (row["FIDE-Elozahl-Blitz"], row["Letzte Auswertung"]) == ("", "202507")

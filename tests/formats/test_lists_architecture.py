@@ -20,6 +20,7 @@ MODULES = [
         "list_text",
         "list_reader",
         "list_writer",
+        "portal_files",
         "fide_list",
         "fide_txt",
         "fide_xml",

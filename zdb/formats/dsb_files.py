@@ -69,7 +69,8 @@ run it) is written with a leading apostrophe in every file, so that it is shown 
 
 Reading these files, and the layout of the DSB's new rating portal (2026), is the work of
 ``zdb.formats.list_reader`` and ``zdb.formats.list_writer``, which write every layout from what
-they read, byte for byte.
+they read, byte for byte; ``zdb.formats.portal_files`` writes the portal's layout from the same
+rows as this module.
 """
 
 from __future__ import annotations
@@ -97,9 +98,11 @@ __all__ = [
     "club_members_csv",
     "codec_of",
     "federation_code",
+    "inert",
     "rating_list_zip",
     "spieler_csv",
     "stable_zip",
+    "state_code",
     "verbaende_csv",
     "vereine_csv",
     "year_week",
@@ -223,6 +226,11 @@ class MemberRow:
     fide_rating: int | None = None
     fide_title: str | None = None
     title: str | None = None
+    #: the id the person had in an imported list (the portal's ``NU…``), for the portal's layout
+    external_id: str | None = None
+    fide_women_title: str | None = None
+    fide_rapid: int | None = None
+    fide_blitz: int | None = None
 
 
 @dataclass(frozen=True)
@@ -260,7 +268,8 @@ def federation_code(prefix: str) -> str:
     return prefix.ljust(3, "0")
 
 
-def _state_code(prefix: str) -> str:
+def state_code(prefix: str) -> str:
+    """The ``LV`` of a federation or club code: its first character (``0`` for the DSB)."""
     return prefix[:1] or "0"
 
 
@@ -317,7 +326,7 @@ def _index(row: MemberRow) -> str:
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _inert(value: str) -> str:
+def inert(value: str) -> str:
     """``value`` as a spreadsheet shows it as text: a leading formula character neutralised."""
     return "'" + value if value.startswith(_FORMULA_STARTS) else value
 
@@ -328,7 +337,7 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[str]], fit: Fitter) -> b
     writer.writerow(header)
     # a carriage return would end the line for many readers, quoted or not (the writer does not
     # quote it): it becomes a space, as in the legacy layout
-    writer.writerows([_inert(fit(value)).replace("\r\n", " ").replace("\r", " ") for value in row] for row in rows)
+    writer.writerows([inert(fit(value)).replace("\r\n", " ").replace("\r", " ") for value in row] for row in rows)
     return buffer.getvalue().encode(fit.codec)
 
 
@@ -357,13 +366,13 @@ def _spieler(rows: Iterable[MemberRow], fit: Fitter) -> bytes:
 
 
 def _vereine(rows: Iterable[ClubRow], fit: Fitter) -> bytes:
-    lines = ((c.code, _state_code(c.code), federation_code(c.federation_prefix), c.name) for c in rows)
+    lines = ((c.code, state_code(c.code), federation_code(c.federation_prefix), c.name) for c in rows)
     return _csv(VEREINE_HEADER, lines, fit)
 
 
 def _verbaende(rows: Iterable[FederationRow], fit: Fitter) -> bytes:
     lines = (
-        (federation_code(f.prefix), _state_code(f.prefix), federation_code(f.parent_prefix or ""), f.name)
+        (federation_code(f.prefix), state_code(f.prefix), federation_code(f.parent_prefix or ""), f.name)
         for f in rows
         if f.prefix
     )
@@ -442,6 +451,6 @@ def club_members_csv(rows: Iterable[MemberRow], codec: Codec = "utf-8") -> Writt
             _text(r.fide_rating),
             _text(r.fide_title),
         )
-        lines.append("|".join(_legacy(_inert(fit(value))) for value in fields))
+        lines.append("|".join(_legacy(inert(fit(value))) for value in fields))
     text = "".join(line + "\r\n" for line in lines)
     return Written(text.encode(codec), fit.replaced)

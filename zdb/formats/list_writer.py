@@ -121,11 +121,16 @@ def list_zip(files: Sequence[tuple[str, bytes]], stamp: datetime | None = None) 
     return stable_zip(files, stamp)
 
 
-def write_rating_list(rating_list: RatingList, formats: Sequence[FileFormat] | None = None) -> Written:
+def write_rating_list(
+    rating_list: RatingList,
+    formats: Sequence[FileFormat] | None = None,
+    fitter: Callable[[Codec], Fitter] = Fitter,
+) -> Written:
     """The ZIP of a rating list in ``formats`` (by default those it was read in, which must
-    name all three files), stamped as it was."""
+    name all three files), stamped as it was. ``fitter`` makes each value fit its file (by
+    default: transliterated for the encoding, nothing else)."""
     chosen = {f.name: f for f in (rating_list.formats if formats is None else formats)}
-    fits = {name: Fitter(chosen[name].codec) for name in ("spieler.csv", "vereine.csv", "verbaende.csv")}
+    fits = {name: fitter(chosen[name].codec) for name in ("spieler.csv", "vereine.csv", "verbaende.csv")}
     files = (
         ("spieler.csv", _spieler(rating_list.members, chosen["spieler.csv"], fits["spieler.csv"])),
         ("vereine.csv", _units(rating_list.clubs, chosen["vereine.csv"], fits["vereine.csv"])),

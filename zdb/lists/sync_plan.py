@@ -22,6 +22,13 @@ The choices where the issue is silent, as a rating officer would expect them:
   links its members by that number, finds them again after the move (and a list ZDB wrote
   comes back with the same numbers). A number already given to someone else, or the portal's
   ``NU…`` ids, leave the person the next free number; the id is kept as his external id.
+- **ZDB's own people in the portal's layout.** A person ZDB created (from a tournament file)
+  has no portal id; ZDB's portal export writes his person number as his ``ID``
+  (``zdb.formats.portal_files``), which no ``NU…`` id can be. So a digit ``ID`` in the portal's
+  layout finds the person with that number who has no external id — a re-import of ZDB's own
+  file does not create him twice — and a database that does not know him gives him that number
+  where it is free, as for a DeWIS list. The DeWIS layout's ``ID`` is the federation's number,
+  not necessarily ZDB's, so it finds nobody by number.
 - **A status or number change** of a current membership is written in place (audited with
   before, after and the list's date); a transfer is the end of one membership and the
   beginning of another.
@@ -85,6 +92,14 @@ def _kept_number(person_id: str | None) -> int | None:
         return None
     number = int(person_id)
     return number if number in _PERSON_NUMBERS else None
+
+
+def _own_person(stored: _Stored, person_id: str) -> int | None:
+    """The person ZDB numbered so, without an external id (see "ZDB's own people" above)."""
+    number = _kept_number(person_id)
+    if number is None or number not in stored.people or stored.people[number][0] is not None:
+        return None
+    return number
 
 
 @dataclass(slots=True)
@@ -302,7 +317,9 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
     numbers_taken: dict[tuple[str, int], int] = {}
     seen: set[int] = set()
     numbers_given: set[int] = set()
-    keeps_numbers = any(f.name == "spieler.csv" and f.layout == "dewis" for f in rating_list.formats)
+    layout = next((f.layout for f in rating_list.formats if f.name == "spieler.csv"), None)
+    keeps_numbers = layout in ("dewis", "portal")
+    numbers_are_ours = layout == "portal"
     ended_day = list_date - timedelta(days=1)
     file_name = "spieler.csv"
     for person_id, chosen, lines in _groups(rating_list):
@@ -311,6 +328,8 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
         pkz: int | None = None
         if person_id is not None:
             pkz = stored.by_external.get(person_id)
+            if pkz is None and numbers_are_ours:
+                pkz = _own_person(stored, person_id)
             if pkz is None and listed.fide_id is not None:
                 candidate = stored.by_fide.get(listed.fide_id)
                 if candidate is not None and stored.people[candidate][0] is None and candidate not in seen:

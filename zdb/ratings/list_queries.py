@@ -67,6 +67,7 @@ def _members(
             m.member_no,
             m.status,
             p.pkz,
+            p.external_id,
             public_name_column(p.surname).label("surname"),
             public_name_column(p.given_name, given=True).label("given_name"),
             p.sex,
@@ -80,6 +81,9 @@ def _members(
             last.c.tournament_id,
             f.standard.label("fide_rating"),
             f.title.label("fide_title"),
+            f.women_title.label("fide_women_title"),
+            f.rapid.label("fide_rapid"),
+            f.blitz.label("fide_blitz"),
             b.last_evaluation.label("listed_week"),
         )
         .join(p, p.pkz == m.player_pkz)
@@ -109,6 +113,10 @@ def _members(
             fide_nation=row.nation,
             fide_rating=row.fide_rating,
             fide_title=row.fide_title,
+            external_id=row.external_id,
+            fide_women_title=row.fide_women_title,
+            fide_rapid=row.fide_rapid,
+            fide_blitz=row.fide_blitz,
         )
         for row in rows
     ]

@@ -29,7 +29,7 @@ from zdb.auth.repository import last_write_at
 from zdb.common.utc import as_utc
 from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import RequestSession, get_principal
-from zdb.formats import dsb_files
+from zdb.formats import dsb_files, portal_files
 from zdb.ratings import list_queries
 from zdb.ratings.queries import results_stamp
 
@@ -48,6 +48,27 @@ Encoding = Annotated[
         description="utf-8 (default), or a legacy encoding as the federation's old files have: cp1252 "
         "(windows-1252) or latin-1 (iso-8859-1). A character the legacy encoding lacks is transliterated "
         f"(č → c; ä stays ä); the {TRANSLITERATED_HEADER} header counts them."
+    ),
+]
+
+ListEncoding = Annotated[
+    EncodingName | None,
+    Query(
+        description="the layout's own (utf-8 for dewis, cp1252 for portal) by default, or any of utf-8, cp1252 "
+        "(windows-1252), latin-1 (iso-8859-1). A character the encoding lacks is transliterated (č → c; ä stays "
+        f"ä); the {TRANSLITERATED_HEADER} header counts them."
+    ),
+]
+
+LayoutName = Literal["dewis", "portal"]
+
+ListLayout = Annotated[
+    LayoutName,
+    Query(
+        description="dewis (default): the DeWIS layout club software reads (UTF-8 unless `encoding=` says "
+        "otherwise); portal: the 21-column 2026 layout of the DSB's rating portal, Windows-1252 unless "
+        "`encoding=` says otherwise, CRLF line ends, `ID` the person's portal id (NU…) or, for a person "
+        "without one, his person number."
     ),
 ]
 
@@ -154,8 +175,17 @@ Spielberechtigung,Geburtsjahr,Letzte-Auswertung,DWZ,Index,FIDE-Elo,FIDE-Titel,FI
 current membership), `vereine.csv` (`ZPS,LV,Verband,Vereinname`) and `verbaende.csv` \
 (`Verband,LV,Uebergeordnet,Verbandname`), comma-separated, LF line ends, with the headers club software compares. \
 `Letzte-Auswertung` is the ISO year and week (`YYYYWW`) of the last evaluated tournament's end; absent values are \
-empty fields. Spielberechtigung, FIDE-Elo and FIDE-Titel are not kept by this database and are empty. Public \
-data only: the birth year, never the birth date."""
+empty fields. Spielberechtigung is not kept by this database and is empty; FIDE-Elo and FIDE-Titel come from \
+the person's newest FIDE edition. Public data only: the birth year, never the birth date.
+
+With `layout=portal`: the same lists in the 2026 layout of the DSB's rating portal, Windows-1252 by default. \
+`spieler.csv` has the 21 columns `ID,ZPS,Mitgliedsnummer,Status,"Name,Vorname",Geschlecht,Spielberechtigung,\
+Geburtsjahr,"Letzte Auswertung",DWZ,Index,FIDE-Elozahl,FIDE-Titel,FIDE-ID,FIDE-Land,FIDE-Frauentitel,\
+FIDE-Elozahl-Schnellschach,FIDE-Elozahl-Blitz,Vorname,Nachname,Titel`, one line per membership; `ID` is the \
+person's portal id (`NU…`) or, for a person without one, his eight-digit person number, by which a re-import \
+finds him again. `vereine.csv` (`ZPS-Nummer,Landesverband,UebergeordneterVerband,Vereinsname`) lists the \
+federations too (codes ending in `00`), `verbaende.csv` \
+(`Verbandnummer,Landesverband,UebergeordneterVerband,Verbandname`) starts with the root `000`."""
 
 _CLUB_DESCRIPTION = """\
 A club's current members in the legacy `|`-separated layout of the DSB's club list \
@@ -179,7 +209,8 @@ def rating_list(
     federation: Annotated[
         str, Query(max_length=4, description="club-code prefix of the federation subtree; empty: the whole DSB")
     ] = "",
-    encoding: Encoding = "utf-8",
+    layout: ListLayout = "dewis",
+    encoding: ListEncoding = None,
     at: AtDate = None,
     edition: EditionName = None,
 ) -> Response:
@@ -191,15 +222,24 @@ def rating_list(
     federations = list_queries.federations_of(session, federation)
     stamps = [changed, results_stamp(session), last_write_at(session)]
     known = [as_utc(s) for s in stamps if s is not None]
-    written = dsb_files.rating_list_zip(
-        members, clubs, federations, dsb_files.codec_of(encoding), max(known) if known else None
-    )
-    name = f"rating-list-{federation}.zip" if federation else "rating-list.zip"
-    lines = {
-        "spieler.csv": len(members),
-        "vereine.csv": len(clubs),
-        "verbaende.csv": sum(1 for f in federations if f.prefix),  # the DSB itself has no line
-    }
+    stamp = max(known) if known else None
+    if layout == "portal":
+        codec = dsb_files.codec_of(encoding or "cp1252")
+        written = portal_files.portal_rating_list_zip(members, clubs, federations, codec, stamp)
+        lines = {
+            "spieler.csv": len(members),
+            "vereine.csv": len(clubs) + sum(1 for f in federations if f.prefix),  # the federations too
+            "verbaende.csv": len(federations),  # the root 000 too
+        }
+    else:
+        written = dsb_files.rating_list_zip(members, clubs, federations, dsb_files.codec_of(encoding or "utf-8"), stamp)
+        lines = {
+            "spieler.csv": len(members),
+            "vereine.csv": len(clubs),
+            "verbaende.csv": sum(1 for f in federations if f.prefix),  # the DSB itself has no line
+        }
+    suffix = "-portal" if layout == "portal" else ""
+    name = f"rating-list-{federation}{suffix}.zip" if federation else f"rating-list{suffix}.zip"
     return _file(request, written=written, media_type="application/zip", filename=name, lines=lines, stamps=stamps)
 
 
