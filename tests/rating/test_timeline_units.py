@@ -162,6 +162,28 @@ def test_incremental_replay_forgets_a_difference_the_conversion_erases() -> None
     assert apply_incremental(states, stored.steps, result) == full
 
 
+def test_incremental_replay_passes_the_conversion_when_an_earlier_change_left_no_difference() -> None:
+    # A correction before the conversion adds only a forfeit, which changes no state (spec §3):
+    # nobody differs when the walk reaches the conversion, yet a later change is still ahead.
+    states = {"A": PlayerState(1500, 5), "B": PlayerState(1400, 5)}
+    players = (Participant("A", 1980), Participant("B", 1980))
+    won = (Game("A", "B", ResultCode.WHITE_WINS),)
+    before = Tournament(1, "AAA", date(2026, 1, 10), players, won)
+    corrected = Tournament(1, "AAA", date(2026, 1, 10), players, (*won, Game("B", "A", ResultCode.WHITE_WINS_FORFEIT)))
+    after = Tournament(2, "BBB", date(2026, 7, 10), players, won)
+    drawn = Tournament(2, "BBB", date(2026, 7, 10), players, (Game("A", "B", ResultCode.DRAW),))
+    assert before.end_date < CONVERSIONS[0].date < after.end_date
+    old_timeline = build_timeline([before, after])
+    new_timeline = build_timeline([before, after, corrected, drawn])
+    changes = timeline_changes(old_timeline, new_timeline)
+    assert set(changes) == {order_key(before), order_key(after)}
+    stored = replay(states, old_timeline)
+    view = StoredTimeline(states, stored.steps)
+    result = replay_incremental(view.steps_from(min(changes)), changes, view.state_before)
+    assert result.evaluated == 2
+    assert apply_incremental(states, stored.steps, result) == replay(states, new_timeline)
+
+
 def test_a_tournament_checked_before_equals_one_checked_now() -> None:
     players = (Participant("A", 1990), Participant("B", None, False, 2100))
     games = (Game("A", "B", ResultCode.DRAW), Game("B", "A", ResultCode.WHITE_WINS_FORFEIT))
