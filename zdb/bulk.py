@@ -175,7 +175,7 @@ class TextCopies:
     table wait in memory until they reach ``switch_at`` characters, then the copy switches to
     that table. So the server stores every table's rows while the caller computes more (not
     one table at the end), and memory stays bounded. Use as a context manager; nothing else
-    may use the session's connection inside it."""
+    may use the session's connection inside it, except after ``pause``."""
 
     def __init__(self, session: Session, columns: dict[str, Sequence[str]], switch_at: int = 8 << 20) -> None:
         self._session = session
@@ -207,6 +207,12 @@ class TextCopies:
         self._sizes[table] += len(chunk)
         if self._sizes[table] >= self._switch_at:
             self._switch(table)
+
+    def pause(self) -> None:
+        """End the current COPY, so that the caller may use the connection until the next
+        ``write``. Lines waiting for another table keep waiting; from now on every table's
+        lines wait until they reach ``switch_at`` or the block ends."""
+        self._close(None, None, None)
 
     def _switch(self, table: str) -> None:
         self._close(None, None, None)

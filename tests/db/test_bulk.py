@@ -88,6 +88,27 @@ def test_interleaved_copies_deliver_every_line(database_url: str) -> None:
         assert states == {pkz: k for k, pkz in enumerate(players)}
 
 
+def test_a_paused_copy_frees_the_connection_and_keeps_every_line(database_url: str) -> None:
+    # A from-scratch run reads its next window of tournaments between copied lines: on
+    # PostgreSQL a statement on a connection in COPY fails, so the copy must end first.
+    players = _players(database_url)
+    columns = {HistoryRow.__tablename__: HISTORY_COLUMNS, InitialState.__tablename__: ("player_pkz", "rating_index")}
+    count = select(func.count()).select_from(HistoryRow)
+    lines = [_history_line(players[k % len(players)], k) for k in range(3)]
+    with unit_of_work(engine_for(database_url)) as session:
+        with TextCopies(session, columns, switch_at=len(lines[0]) + 1) as copies:
+            copies.write(HistoryRow.__tablename__, lines[0])  # waits
+            copies.write(HistoryRow.__tablename__, lines[1])  # enough to wait: the copy is now open
+            copies.write(InitialState.__tablename__, f"{players[0]}\t7\n")  # waits
+            copies.pause()
+            assert session.execute(count).scalar() == 2
+            copies.write(HistoryRow.__tablename__, lines[2])  # waits: the copy was ended
+            assert session.execute(count).scalar() == 2
+        assert session.execute(count).scalar() == 3
+        stored = session.execute(select(InitialState.player_pkz, InitialState.rating_index))
+        assert [tuple(row) for row in stored] == [(players[0], 7)]
+
+
 def test_delete_rows_removes_exactly_the_given_keys(database_url: str) -> None:
     players = _players(database_url)
     with unit_of_work(engine_for(database_url)) as session:

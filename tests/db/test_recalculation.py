@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import ProgrammingError
+from sqlalchemy.orm import Session
 
 from tests.conftest import VECTORS
 from tests.db.scenario import (
@@ -27,6 +28,7 @@ from zdb.migrate import downgrade, upgrade
 from zdb.rating.replay import INCREMENTAL_WINDOW
 from zdb.ratings.models import PlayerRating, RecalcState
 from zdb.ratings.queries import recalc_status
+from zdb.ratings.recalculation import repository, tournament_loader, windows
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.ratings.recalculation.replay import LOCK_KEY, recalculate
 from zdb.ratings.schemas import RecalcProgress, RecalcStatus
@@ -120,6 +122,43 @@ def test_a_late_tournament_whose_change_spreads_over_many_windows(database_url: 
     incremental = exported(database_url)
     recalc(database_url, from_scratch=True)
     assert exported(database_url) == incremental
+
+
+def test_a_from_scratch_run_reads_the_time_line_in_windows(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tiny windows, and the rows copied as they come: every window is read between copied
+    # rows (on PostgreSQL with the copy paused), and the result is the vector's.
+    reads: list[int] = []
+    load = tournament_loader.load_tournaments
+
+    def counted(session: Session, versions: Any = None) -> Any:
+        if versions is not None:  # not ``verify``'s read of everything
+            reads.append(len(versions))
+        return load(session, versions)
+
+    monkeypatch.setattr(windows, "WINDOW", 2)
+    monkeypatch.setattr(repository, "STEP_LINES", 1)
+    monkeypatch.setattr(repository, "STEP_SWITCH_AT", 1)
+    monkeypatch.setattr(tournament_loader, "load_tournaments", counted)
+    submit(database_url, _document(REPLAY["events"], REPLAY["initial_states"]))
+    outcome = recalc(database_url, from_scratch=True)
+    assert outcome.from_scratch and outcome.clean
+    tournaments = len(REPLAY["expected"]["reports"])
+    assert reads == [2] * (tournaments // 2) + [tournaments % 2] * (tournaments % 2)
+    assert_export_equals(exported(database_url), REPLAY["expected"])
+    assert differences(database_url) == []
+
+
+def test_windows_of_a_long_time_line_give_the_same_result(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    submit(database_url, big_time_line(120))
+    recalc(database_url, from_scratch=True)
+    whole = exported(database_url)
+    monkeypatch.setattr(windows, "WINDOW", 7)
+    monkeypatch.setattr(repository, "STEP_LINES", 50)
+    monkeypatch.setattr(repository, "STEP_SWITCH_AT", 4000)
+    outcome = recalc(database_url, from_scratch=True)
+    assert outcome.from_scratch and outcome.evaluated == 120
+    assert exported(database_url) == whole
+    assert differences(database_url) == []
 
 
 def _current_ratings(url: str) -> dict[int, tuple[Any, ...]]:

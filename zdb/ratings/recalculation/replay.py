@@ -11,10 +11,12 @@ arrived meanwhile leaves the position dirty, and the next run takes it. Runs are
 a PostgreSQL advisory lock (a process lock on SQLite). The caller owns the transaction: this
 module flushes only.
 
-A from-scratch run loads every tournament at once (``tournament_loader``) and streams the
-replay's rows to the server as they come (``repository.write_steps``), so that the server
-stores them while the engine computes. On PostgreSQL they go into bare copies of the history
-and evaluation tables, indexed and swapped in at the end (``shadow_tables``).
+A from-scratch run reads the time line's order first (every tournament's head, no games), then
+the tournaments window by window as the replay reaches them (``windows``), so that its memory
+stays flat in the number of years. It streams the replay's rows to the server as they come
+(``repository.write_steps``), so that the server stores them while the engine computes. On
+PostgreSQL they go into bare copies of the history and evaluation tables, indexed and swapped
+in at the end (``shadow_tables``).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from zdb.rating import (
     replay_steps,
 )
 from zdb.ratings.models import Evaluation, HistoryRow, StartRatingRow
-from zdb.ratings.recalculation import impact, mending, tournament_loader
+from zdb.ratings.recalculation import impact, mending, tournament_loader, windows
 from zdb.ratings.recalculation import repository as repo
 from zdb.ratings.recalculation.shadow_tables import ShadowTables
 from zdb.ratings.recalculation.state import finish_run, run_start
@@ -151,13 +153,9 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
         session.execute(select(TournamentRecord.id).where(TournamentRecord.status == "withdrawn")).scalars()
     )
     initial = repo.load_initial_states(session)
-    loaded = tournament_loader.load_tournaments(session)
-    versions = {tid: version for tid, (_, version) in loaded.items()}
-    events: list[Event] = [t for t, _ in loaded.values()]
-    events += repo.load_start_ratings(session)
-    events += CONVERSIONS
-    timeline = sorted(events, key=order_key)
-    del events, loaded
+    heads = windows.load_heads(session)
+    versions = {key[3]: version for key, version in heads}
+    others: list[Event] = [*repo.load_start_ratings(session), *CONVERSIONS]
     progress(0, len(versions))
     # PostgreSQL: the history and the evaluations are written into bare copies and swapped in.
     shadow = (
@@ -167,15 +165,20 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
     if shadow is not None:
         shadow.create()
     final: dict[str, PlayerState] = dict(initial)
+    into = shadow.target if shadow is not None else str
+    with repo.step_copies(session, into=into) as copies:
+        # The tournaments are read window by window while the steps are copied over the same
+        # connection: each read pauses the copy (``windows``).
+        timeline = windows.windowed_timeline(session, heads, others, before_read=copies.pause)
 
-    def replayed() -> Iterator[tuple[Step, int | None]]:
-        # Steps are written as they come and not kept: the time line's results never sit in
-        # memory all at once.
-        for step in _counting(replay_steps(initial, timeline), len(versions), progress):
-            final.update(step.outputs)
-            yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
+        def replayed() -> Iterator[tuple[Step, int | None]]:
+            # Steps are written as they come and not kept: the time line's results never sit
+            # in memory all at once.
+            for step in _counting(replay_steps(initial, timeline), len(versions), progress):
+                final.update(step.outputs)
+                yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
 
-    repo.write_steps(session, replayed(), into=shadow.target if shadow is not None else str)
+        repo.write_steps(session, replayed(), into=into, copies=copies)
     if shadow is not None:
         shadow.swap()
     before = impact.stored_ratings(session)

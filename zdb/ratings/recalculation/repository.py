@@ -45,6 +45,8 @@ from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COL
 
 __all__ = [
     "EVALUATION_VALUES",
+    "STEP_LINES",
+    "STEP_SWITCH_AT",
     "DbStep",
     "decode_leftover",
     "delete_all_results",
@@ -60,6 +62,7 @@ __all__ = [
     "replace_current_ratings",
     "state_before",
     "state_from_columns",
+    "step_copies",
     "stored_evaluations",
     "write_current_ratings",
     "write_steps",
@@ -334,36 +337,65 @@ def evaluation_rows(
         )
 
 
+#: history lines gathered before they go to the copies
+STEP_LINES = 8192
+#: characters of one table's lines that wait while another table is being copied (``TextCopies``)
+STEP_SWITCH_AT = 8 << 20
+
+
+def step_copies(session: Session, *, into: Callable[[str], str] = str) -> TextCopies:
+    """The copies ``write_steps`` writes into (history and evaluation rows; ``into`` as there),
+    for a caller that reads between steps: it pauses them first (``TextCopies.pause``)."""
+    tables: dict[str, Sequence[str]] = {
+        into(HistoryRow.__tablename__): HISTORY_COLUMNS,
+        into(Evaluation.__tablename__): EVALUATION_COLUMNS,
+    }
+    return TextCopies(session, tables, STEP_SWITCH_AT)
+
+
 def write_steps(
     session: Session,
     steps: Iterable[tuple[Step, int | None]],
     only: Mapping[OrderKey, tuple[set[PlayerId], set[PlayerId]]] | None = None,
     *,
     into: Callable[[str], str] = str,
+    copies: TextCopies | None = None,
 ) -> None:
     """Insert the history rows and evaluation rows of ``steps`` (with each tournament's
     version); for a step in ``only``, just the rows of the players named there (history,
     evaluation). Rows are copied while ``steps`` is consumed, so a replay feeding it overlaps
     with the server storing them. ``into`` names the table that takes a table's rows (a copy
-    being rebuilt, ``shadow_tables``)."""
+    being rebuilt, ``shadow_tables``). ``copies`` (from ``step_copies`` with the same
+    ``into``, entered by the caller) carries the rows instead of copies of its own."""
+    if copies is None:
+        with step_copies(session, into=into) as own:
+            _write_steps(own, steps, only or {}, into)
+    else:
+        _write_steps(copies, steps, only or {}, into)
+
+
+def _write_steps(
+    copies: TextCopies,
+    steps: Iterable[tuple[Step, int | None]],
+    chosen: Mapping[OrderKey, tuple[set[PlayerId], set[PlayerId]]],
+    into: Callable[[str], str],
+) -> None:
     history = HistoryLines()
-    chosen = only or {}
     history_table, evaluation_table = into(HistoryRow.__tablename__), into(Evaluation.__tablename__)
-    with TextCopies(session, {history_table: HISTORY_COLUMNS, evaluation_table: EVALUATION_COLUMNS}) as copies:
-        lines: list[str] = []
-        reports: list[str] = []
-        for step, version in steps:
-            players, reported = chosen.get(step.key, (None, None))
-            lines += history.of(step, version, players)
-            if step.evaluation is not None:
-                assert version is not None
-                reports.append(evaluation_lines(step.key[3], version, step, reported))
-            if len(lines) >= 8192:
-                copies.write(history_table, "".join(lines))
-                copies.write(evaluation_table, "".join(reports))
-                lines, reports = [], []
-        copies.write(history_table, "".join(lines))
-        copies.write(evaluation_table, "".join(reports))
+    lines: list[str] = []
+    reports: list[str] = []
+    for step, version in steps:
+        players, reported = chosen.get(step.key, (None, None))
+        lines += history.of(step, version, players)
+        if step.evaluation is not None:
+            assert version is not None
+            reports.append(evaluation_lines(step.key[3], version, step, reported))
+        if len(lines) >= STEP_LINES:
+            copies.write(history_table, "".join(lines))
+            copies.write(evaluation_table, "".join(reports))
+            lines, reports = [], []
+    copies.write(history_table, "".join(lines))
+    copies.write(evaluation_table, "".join(reports))
 
 
 #: the stored report columns in the order of ``evaluation_rows`` (exact decimals as floats)
