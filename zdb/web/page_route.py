@@ -36,6 +36,32 @@ _TITLES = {
     422: mark("The input is not valid"),
 }
 
+#: the words for the fields a staff form or its service names in a problem (``body.club_code``,
+#: ``form.birth_year``): the form's own labels, so that the reader finds the field
+_FIELDS = {
+    "absorb": mark("Person number to merge into this one"),
+    "birth_year": mark("Birth year"),
+    "club_code": mark("Club code"),
+    "code": mark("Club code"),
+    "date": mark("Date"),
+    "federation_prefix": mark("Federation (prefix)"),
+    "fide_id": mark("FIDE id"),
+    "from_club": mark("From club"),
+    "given_name": mark("Given name"),
+    "list_date": mark("Date of the list"),
+    "member_no": mark("Member number"),
+    "name": mark("Name"),
+    "nation": mark("Nation (FIDE code)"),
+    "parent_prefix": mark("Parent federation (prefix)"),
+    "prefix": mark("Prefix"),
+    "sex": mark("Sex"),
+    "status": mark("Status"),
+    "surname": mark("Surname"),
+    "to_club": mark("To club (code)"),
+    "valid_from": mark("First day"),
+    "valid_until": mark("Last day"),
+}
+
 
 def error_page(request: Request, status: int, details: list[str]) -> Response:
     title = translate(request, _TITLES.get(status, _TITLES[400]))
@@ -52,8 +78,11 @@ def _validation_details(error: RequestValidationError) -> list[str]:
 
 def _problem_detail(request: Request, problem: ValidationProblem) -> str:
     place = problem.place
+    field = place.removeprefix("body.").removeprefix("form.")
     if place.startswith("line ") and place[5:].isdigit():
         place = translate(request, "line %(number)s") % {"number": place[5:]}
+    elif field != place and field in _FIELDS:
+        place = translate(request, _FIELDS[field])
     else:
         place = translate(request, place)
     return f"{place}: {translate_message(request, problem.text)}"
@@ -70,17 +99,19 @@ def _answer_error(request: Request, error: Exception) -> Response:
         return error_page(request, 422, _validation_details(error))
     if isinstance(error, AuthenticationError):
         return _sign_in_again(request)
-    if isinstance(error, PermissionDeniedError):
-        return error_page(request, 403, [str(error)])
-    if isinstance(error, NotFoundError):
-        return error_page(request, 404, [str(error)])
-    if isinstance(error, ConflictError):
-        return error_page(request, 409, [str(error)])
     if isinstance(error, ValidationError):
         return error_page(request, 422, [_problem_detail(request, problem) for problem in error.problems])
     if isinstance(error, InvalidInputError):
         return error_page(request, 422, [str(error)])
-    return error_page(request, 400, [str(error)])
+    status = 400
+    if isinstance(error, PermissionDeniedError):
+        status = 403
+    elif isinstance(error, NotFoundError):
+        status = 404
+    elif isinstance(error, ConflictError):
+        status = 409
+    text = error.text if isinstance(error, DomainError) else str(error)
+    return error_page(request, status, [translate_message(request, text)])
 
 
 class PageRoute(APIRoute):

@@ -22,6 +22,7 @@ from zdb.errors import NotFoundError
 from zdb.lists.difference import KINDS
 from zdb.lists.dispatch import start_list_import
 from zdb.lists.models import ListImport
+from zdb.messages import Message
 from zdb.web.i18n import mark
 from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
@@ -101,7 +102,7 @@ def upload(
 def _import(session: RequestSession, import_id: int) -> ListImport:
     record = session.get(ListImport, import_id)
     if record is None:
-        raise NotFoundError(f"no import has the id {import_id}")
+        raise NotFoundError(Message("no import has the id {id}", id=import_id))
     return record
 
 
