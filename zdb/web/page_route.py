@@ -22,11 +22,12 @@ from starlette.responses import RedirectResponse, Response
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.endpoints.dependencies import mark_refused
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.rating import InvalidInputError
 from zdb.web.i18n import mark
 from zdb.web.rendering import render, translate, translate_message
 
-__all__ = ["PageRoute", "error_page"]
+__all__ = ["PageRoute", "error_page", "problem_detail"]
 
 _TITLES = {
     400: mark("The request cannot be answered"),
@@ -68,24 +69,39 @@ def error_page(request: Request, status: int, details: list[str]) -> Response:
     return render(request, "error.html", {"title": title, "details": details, "status": status}, status=status)
 
 
-def _validation_details(error: RequestValidationError) -> list[str]:
+def _validation_details(request: Request, error: RequestValidationError) -> list[str]:
+    """A form the request could not be read from: each field by its label, and what a page's form
+    can get wrong in the page's language (anything else as the reader says it)."""
     details = []
     for item in error.errors():
         place = ".".join(str(part) for part in item.get("loc", ()))
-        details.append(f"{place}: {item.get('msg', '')}")
+        kind, context = item.get("type"), item.get("ctx") or {}
+        text: str | Message = str(item.get("msg", ""))
+        if kind == "missing":
+            text = Message("a value is needed")
+        elif kind == "string_too_long" and "max_length" in context:
+            text = Message("is longer than {length} characters", length=context["max_length"])
+        elif kind == "literal_error":
+            text = Message("is not one of the choices")
+        details.append(problem_detail(request, ValidationProblem(place, text)))
     return details
 
 
-def _problem_detail(request: Request, problem: ValidationProblem) -> str:
+def problem_detail(request: Request, problem: ValidationProblem) -> str:
+    """A problem as a page shows it: its place (a field by its label) and its text, both in the
+    request's language; a problem without a place is its text."""
+    text = translate_message(request, problem.text)
     place = problem.place
     field = place.removeprefix("body.").removeprefix("form.")
+    if not place:
+        return text
     if place.startswith("line ") and place[5:].isdigit():
         place = translate(request, "line %(number)s") % {"number": place[5:]}
-    elif field != place and field in _FIELDS:
+    elif field in _FIELDS:
         place = translate(request, _FIELDS[field])
     else:
         place = translate(request, place)
-    return f"{place}: {translate_message(request, problem.text)}"
+    return f"{place}: {text}"
 
 
 def _sign_in_again(request: Request) -> Response:
@@ -96,11 +112,11 @@ def _sign_in_again(request: Request) -> Response:
 
 def _answer_error(request: Request, error: Exception) -> Response:
     if isinstance(error, RequestValidationError):
-        return error_page(request, 422, _validation_details(error))
+        return error_page(request, 422, _validation_details(request, error))
     if isinstance(error, AuthenticationError):
         return _sign_in_again(request)
     if isinstance(error, ValidationError):
-        return error_page(request, 422, [_problem_detail(request, problem) for problem in error.problems])
+        return error_page(request, 422, [problem_detail(request, problem) for problem in error.problems])
     if isinstance(error, InvalidInputError):
         return error_page(request, 422, [str(error)])
     status = 400
