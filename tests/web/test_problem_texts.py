@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import ast
 import html
+import json
 import re
 import string
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +166,17 @@ def test_the_refusals_behind_the_staff_forms_are_messages() -> None:
                 if isinstance(text, ast.JoinedStr) or (isinstance(text, ast.Constant) and isinstance(text.value, str)):
                     literal.append(f"{path.relative_to(_PACKAGE)}:{call.lineno}")
     assert literal == []
+
+
+def test_a_stored_message_reads_back_the_same_in_both_languages() -> None:
+    """A refusal kept with an import (as JSON) is the same text when the page reads it back; a
+    date among the values is kept as its English text."""
+    held = Message("a ZIP of FIDE's list holds one .txt or .xml file; this one holds {held}", held=Message("no file"))
+    dated = Message("club {code} was dissolved on {day}", code="C0330", day=date(2026, 6, 30))
+    german = translations("de").gettext
+    for message in (held, dated):
+        stored = json.loads(json.dumps(message.as_json()))
+        back = Message.from_json(stored)
+        assert str(back) == str(message) and back.translated(german) == message.translated(german)
+    assert str(dated) == "club C0330 was dissolved on 2026-06-30"
+    assert held.translated(german).endswith("dieses enthält keine Datei")

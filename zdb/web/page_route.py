@@ -92,9 +92,9 @@ def problem_detail(request: Request, problem: ValidationProblem) -> str:
     request's language; a problem without a place is its text."""
     text = translate_message(request, problem.text)
     place = problem.place
-    field = place.removeprefix("body.").removeprefix("form.")
     if not place:
         return text
+    field = place.removeprefix("body.").removeprefix("form.")
     if place.startswith("line ") and place[5:].isdigit():
         place = translate(request, "line %(number)s") % {"number": place[5:]}
     elif field in _FIELDS:
