@@ -11,7 +11,15 @@ __all__ = ["ConflictError", "DomainError", "NotFoundError", "ValidationError", "
 
 
 class DomainError(Exception):
-    """Base of every error a user can cause."""
+    """Base of every error a user can cause.
+
+    ``str()`` is the English text (what the API and the commands answer); ``text`` keeps the
+    ``Message`` it was made from, so that the pages can show it in their language.
+    """
+
+    def __init__(self, text: str | Message = "") -> None:
+        super().__init__(text)
+        self.text = text
 
 
 class NotFoundError(DomainError):

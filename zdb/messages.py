@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
 
 __all__ = ["Message"]
 
@@ -33,6 +34,17 @@ class Message:
     def __str__(self) -> str:
         return self.translated(_english)
 
+    def as_json(self) -> dict[str, Any]:
+        """The template and its values as JSON keeps them (a refusal stored with an import); a
+        value JSON has no type for (a date) is kept as its English text."""
+        return {"template": self.template, "params": {k: _json_value(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> Message:
+        """The message ``as_json`` stored."""
+        params = {k: cls.from_json(v) if isinstance(v, Mapping) else v for k, v in stored["params"].items()}
+        return cls(stored["template"], **params)
+
     def __repr__(self) -> str:
         return f"Message({self.template!r}, {dict(self.params)!r})"
 
@@ -47,3 +59,11 @@ class Message:
 
 def _english(template: str) -> str:
     return template
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, Message):
+        return value.as_json()
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)

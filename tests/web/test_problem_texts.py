@@ -1,21 +1,28 @@
 """The problems of a refused upload in the page's language: German on the German page, English
 on the English one, and the API's answer for the same file in English, word for word as before.
-Every German problem text keeps the values of its English template."""
+Every German problem text keeps the values of its English template, every module that makes
+Messages has them in the catalogue, and the refusals behind the staff forms are Messages."""
 
 from __future__ import annotations
 
+import ast
 import html
+import json
 import re
 import string
+from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
+import zdb
 from tests.api.world import World, build_world
 from tests.web.trf_files import good_trf
 from zdb.messages import Message
+from zdb.web.catalogue import extract_messages
 from zdb.web.i18n import catalogue_path, translations
 
 FIELDS = {"acronym": "HBT", "federation": "C03"}
@@ -110,3 +117,66 @@ def test_a_message_is_english_as_text_and_german_on_request() -> None:
     )
     assert str(blank) == "H bye for player 3 in round 2, but the player line has 'a blank cell'"
     assert "'eine leere Zelle'" in blank.translated(german)
+
+
+_PACKAGE = Path(zdb.__file__).parent
+#: the calls whose text a page shows, and which of their arguments is that text
+_TEXTS = {
+    "NotFoundError": 0,
+    "ConflictError": 0,
+    "PermissionDeniedError": 0,
+    "DomainError": 0,
+    "ValidationProblem": 1,
+}
+#: the packages behind the staff pages' forms: every refusal they raise is a Message
+_REFUSING = ("office", "players", "federations", "editions", "web/routes")
+
+
+def _calls(path: Path) -> list[ast.Call]:
+    return [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.Call)]
+
+
+def _name(call: ast.Call) -> str:
+    return call.func.id if isinstance(call.func, ast.Name) else getattr(call.func, "attr", "")
+
+
+def test_every_module_that_makes_a_message_has_its_templates_in_the_catalogue() -> None:
+    """A module outside the catalogue's sources would show its Messages in English on every page."""
+    extracted = {location for message in extract_messages() for location, _ in message.locations}
+    makers = {
+        path.relative_to(_PACKAGE).as_posix()
+        for path in _PACKAGE.rglob("*.py")
+        if path.name != "messages.py" and any(_name(call) == "Message" for call in _calls(path))
+    }
+    assert len(makers) > 20
+    web = {f"web/{location}" for location in extracted} | extracted
+    assert sorted(makers - web) == []
+
+
+def test_the_refusals_behind_the_staff_forms_are_messages() -> None:
+    """A literal text (or an f-string) in a refusal would be English on the German page."""
+    literal = []
+    for package in _REFUSING:
+        for path in sorted((_PACKAGE / package).rglob("*.py")):
+            for call in _calls(path):
+                index = _TEXTS.get(_name(call))
+                if index is None or len(call.args) <= index:
+                    continue
+                text = call.args[index]
+                if isinstance(text, ast.JoinedStr) or (isinstance(text, ast.Constant) and isinstance(text.value, str)):
+                    literal.append(f"{path.relative_to(_PACKAGE)}:{call.lineno}")
+    assert literal == []
+
+
+def test_a_stored_message_reads_back_the_same_in_both_languages() -> None:
+    """A refusal kept with an import (as JSON) is the same text when the page reads it back; a
+    date among the values is kept as its English text."""
+    held = Message("a ZIP of FIDE's list holds one .txt or .xml file; this one holds {held}", held=Message("no file"))
+    dated = Message("club {code} was dissolved on {day}", code="C0330", day=date(2026, 6, 30))
+    german = translations("de").gettext
+    for message in (held, dated):
+        stored = json.loads(json.dumps(message.as_json()))
+        back = Message.from_json(stored)
+        assert str(back) == str(message) and back.translated(german) == message.translated(german)
+    assert str(dated) == "club C0330 was dissolved on 2026-06-30"
+    assert held.translated(german).endswith("dieses enthält keine Datei")

@@ -84,10 +84,10 @@ def test_an_admin_keeps_a_persons_memberships(world: World) -> None:
     assert page.status_code == 200 and _slugs(page.text) == []
     assert "C0327 SK Musterstadt 1920" in text_of(page.text) and "Vereinseintritt" in page.text
 
-    _refused(client.post(page_path, data={**join, "club_code": "XXXXX"}), 422, "club_code", "XXXXX")
-    _refused(client.post(page_path, data={**join, "valid_from": "31.02.2026"}), 422, "valid_from", "31.02.2026")
-    _refused(client.post(page_path, data={**join, "member_no": "fünf"}), 422, "member_no", "fünf")
-    _refused(client.post(page_path, data={**join, "member_no": "99999999999"}), 422, "member_no")
+    _refused(client.post(page_path, data={**join, "club_code": "XXXXX"}), 422, "Vereinskennzahl", "XXXXX")
+    _refused(client.post(page_path, data={**join, "valid_from": "31.02.2026"}), 422, "Erster Tag", "31.02.2026")
+    _refused(client.post(page_path, data={**join, "member_no": "fünf"}), 422, "Mitgliedsnummer", "fünf")
+    _refused(client.post(page_path, data={**join, "member_no": "99999999999"}), 422, "Mitgliedsnummer")
     assert "D0001" not in _memberships(world, a)
 
     joined = client.post(page_path, data=join)
@@ -103,16 +103,16 @@ def test_an_admin_keeps_a_persons_memberships(world: World) -> None:
 
     change = f"/staff/memberships/{delta['id']}"
     edit = {"member_no": "5", "status": "passive", "valid_from": "2026-07-01", "valid_until": "30.09.2026"}
-    _refused(client.post(change, data={**edit, "valid_until": "2026-06-30"}), 422, "valid_until")
-    _refused(client.post(change, data={**edit, "valid_until": "morgen"}), 422, "valid_until", "morgen")
+    _refused(client.post(change, data={**edit, "valid_until": "2026-06-30"}), 422, "Letzter Tag")
+    _refused(client.post(change, data={**edit, "valid_until": "morgen"}), 422, "Letzter Tag", "morgen")
     _shown(client, client.post(change, data=edit), "Gespeichert.")
     delta = _memberships(world, a)["D0001"]
     assert (delta["status"], delta["valid_until"]) == ("passive", "2026-09-30")
 
     moves = f"/staff/players/{a}/transfers"
     move = {"from_club": "C0327", "to_club": "C0101", "date": "01.08.2026", "member_no": "8", "status": "active"}
-    _refused(client.post(moves, data={**move, "to_club": "C03"}), 422, "to_club")
-    _refused(client.post(moves, data={**move, "date": ""}), 422, "date")
+    _refused(client.post(moves, data={**move, "to_club": "C03"}), 422, "In den Verein (Kennzahl)")
+    _refused(client.post(moves, data={**move, "date": ""}), 422, "Datum")
     _shown(client, client.post(moves, data=move), "Gespeichert: Der Vereinswechsel ist eingetragen.")
     held = _memberships(world, a)
     assert (held["C0327"]["valid_until"], held["C0101"]["valid_from"], held["C0101"]["member_no"]) == (
@@ -146,7 +146,7 @@ def test_a_refused_page_write_stores_nothing_of_what_was_flushed_before_the_refu
     a = world.pkz["A"]
     client = _signed_in(world, "admin")
     move = {"from_club": "C0327", "to_club": "ZZZZZ", "date": "2026-08-01", "status": "active"}
-    _refused(client.post(f"/staff/players/{a}/transfers", data=move), 422, "club_code", "ZZZZZ")
+    _refused(client.post(f"/staff/players/{a}/transfers", data=move), 422, "Vereinskennzahl", "ZZZZZ")
     assert _memberships(world, a)["C0327"]["valid_until"] is None
     assert _actions(world, f"player {a}") == []
     # The same after a refusal that is a conflict: a dissolved club takes no one.
@@ -176,41 +176,43 @@ def test_an_admin_keeps_the_clubs_and_the_federation_tree(world: World) -> None:
     [c04] = world.get("/federations", under="C04").json()["items"]
     assert (c04["name"], c04["level"], c04["parent_prefix"]) == ("Bezirk C04", 2, "C")
     _refused(
-        client.post("/staff/federations", data={"prefix": "C0-", "name": "X", "parent_prefix": "C"}), 422, "prefix"
+        client.post("/staff/federations", data={"prefix": "C0-", "name": "X", "parent_prefix": "C"}), 422, "Präfix"
     )
     _refused(
         client.post("/staff/federations", data={"prefix": "D9", "name": "X", "parent_prefix": "C"}),
         422,
-        "parent_prefix",
+        "Übergeordneter Verband (Präfix)",
     )
 
     club = {"code": "C0401", "name": "SC Vier", "federation_prefix": "C04"}
-    _refused(client.post("/staff/clubs", data={**club, "code": "C04"}), 422, "code", "C04")
+    _refused(client.post("/staff/clubs", data={**club, "code": "C04"}), 422, "Vereinskennzahl", "C04")
     _refused(
         client.post("/staff/clubs", data={**club, "code": "C0901", "federation_prefix": "C09"}),
         422,
-        "federation_prefix",
+        "Verband (Präfix)",
     )
     created = client.post("/staff/clubs", data=club)
     assert created.headers["location"] == "/staff/clubs/C0401?done=created"
     _shown(client, created, "Gespeichert: Der Verein ist angelegt.", "Bezirk C04")
     _shown(client, client.post("/staff/clubs/C0401", data={"name": "SC Vier 2026"}), "Gespeichert.")
     assert world.get("/clubs/C0401").json()["name"] == "SC Vier 2026"
-    _refused(client.post("/staff/clubs/C0401", data={"name": " "}), 422, "name")
+    _refused(client.post("/staff/clubs/C0401", data={"name": " "}), 422, "Name")
 
     _shown(client, client.post("/staff/clubs/C0327/move", data={"federation_prefix": "C"}), "Gespeichert.")
     assert world.get("/clubs/C0327").json()["federation_prefix"] == "C"
-    _refused(client.post("/staff/clubs/C0327/move", data={"federation_prefix": "C01"}), 422, "federation_prefix")
+    _refused(client.post("/staff/clubs/C0327/move", data={"federation_prefix": "C01"}), 422, "Verband (Präfix)")
     assert world.get("/clubs/C0327").json()["federation_prefix"] == "C"
 
     _shown(client, client.post("/staff/federations/C04", data={"name": "Bezirk Vier"}), "Gespeichert.")
     _shown(client, client.post("/staff/federations/C04/move", data={"parent_prefix": ""}), "Gespeichert.")
     [c04] = world.get("/federations", under="C04").json()["items"]
     assert (c04["name"], c04["level"], c04["parent_prefix"]) == ("Bezirk Vier", 1, "")
-    _refused(client.post("/staff/federations/C04/move", data={"parent_prefix": "D"}), 422, "parent_prefix")
+    _refused(
+        client.post("/staff/federations/C04/move", data={"parent_prefix": "D"}), 422, "Übergeordneter Verband (Präfix)"
+    )
 
     club_dissolution = "/staff/clubs/C0101/dissolution"
-    _refused(client.post(club_dissolution, data={"date": "2026-13-01"}), 422, "date", "2026-13-01")
+    _refused(client.post(club_dissolution, data={"date": "2026-13-01"}), 422, "Datum", "2026-13-01")
     dissolved = client.post(club_dissolution, data={"date": "2026-12-31"})
     assert dissolved.headers["location"] == "/staff/clubs/C0101?done=dissolved&ended=1"
     _shown(client, dissolved, "Gespeichert: Der Verein ist aufgelöst.", "Beendete Mitgliedschaften: 1.", "31.12.2026")

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
+from zdb.messages import Message
 
 __all__ = ["PUBLIC", "Principal"]
 
@@ -46,7 +47,9 @@ class Principal:
         wanted = " or ".join(roles)
         if self.role == "public":
             raise AuthenticationError(f"this needs a token with the role {wanted}")
-        raise PermissionDeniedError(f"this needs the role {wanted}; the token's role is {self.role}")
+        raise PermissionDeniedError(
+            Message("this needs the role {wanted}; the token's role is {role}", wanted=wanted, role=self.role)
+        )
 
 
 PUBLIC = Principal("public")

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.editions.schemas import EditionChange, EditionOut, EditionRow
 from zdb.errors import NotFoundError
+from zdb.messages import Message
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import public_name_column
 
@@ -45,7 +46,7 @@ def editions(session: Session, *, limit: int, offset: int) -> tuple[list[Edition
 def _named(session: Session, name: str) -> ListEdition:
     found = session.execute(select(ListEdition).where(ListEdition.name == name)).scalar_one_or_none()
     if found is None:
-        raise NotFoundError(f"no edition is named {name!r}")
+        raise NotFoundError(Message("no edition is named {name!r}", name=name))
     return found
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import ConflictError, ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.players.models import Player
 from zdb.ratings.models import HistoryRow, InitialState, RecalcState
 
@@ -64,13 +65,15 @@ def ratings_as_of(on: date) -> Select[tuple[int, int, int]]:
 def publish_edition(session: Session, on: date, *, name: str | None, by: str, today: date) -> ListEdition:
     name = name or quarter_name(on)
     if on > today:
-        raise ValidationError([ValidationProblem("body.date", f"{on.isoformat()} lies in the future")])
+        raise ValidationError([ValidationProblem("body.date", Message("{day} lies in the future", day=on.isoformat()))])
     if session.execute(select(ListEdition.id).where(ListEdition.name == name)).scalar() is not None:
-        raise ConflictError(f"the edition {name} was published already; editions never change")
+        raise ConflictError(Message("the edition {name} was published already; editions never change", name=name))
     dirty = session.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar()
     if dirty is not None and dirty <= on:
         raise ConflictError(
-            f"the recalculation from {dirty.isoformat()} is still pending: publish once it has finished"
+            Message(
+                "the recalculation from {day} is still pending: publish once it has finished", day=dirty.isoformat()
+            )
         )
     edition = ListEdition(name=name, as_of=on, published_by=by)
     session.add(edition)

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, aliased
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.editions.service import ratings_as_of
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.players.models import Membership
 from zdb.ratings.models import PlayerRating
 
@@ -47,14 +48,14 @@ def _shaped(rows: object, on: date) -> type[PlayerRating]:
 
 def list_source(session: Session, *, at: date | None, edition: str | None) -> ListSource:
     if at is not None and edition is not None:
-        raise ValidationError([ValidationProblem("query.edition", "give at= or edition=, not both")])
+        raise ValidationError([ValidationProblem("query.edition", Message("give at= or edition=, not both"))])
     if at is not None:
         return ListSource(_shaped(ratings_as_of(at), at), at)
     if edition is None:
         return ListSource(PlayerRating)
     found = session.execute(select(ListEdition).where(ListEdition.name == edition)).scalar_one_or_none()
     if found is None:
-        raise NotFoundError(f"no edition is named {edition!r}")
+        raise NotFoundError(Message("no edition is named {name!r}", name=edition))
     e = EditionRating
     rows = select(e.player_pkz.label("pkz"), e.rating, e.rating_index).where(e.edition_id == literal(found.id, Integer))
     return ListSource(_shaped(rows, found.as_of), found.as_of)

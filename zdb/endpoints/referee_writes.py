@@ -19,6 +19,7 @@ from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
+from zdb.messages import Message
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 from zdb.tournaments.service import submit_tournaments, withdraw_tournament
@@ -32,8 +33,10 @@ def authorize(caller: Principal, federation: str | None) -> None:
     if caller.role == "admin":
         return
     if federation is None or not caller.covers(federation):
-        where = "no federation" if federation is None else f"federation {federation!r}"
-        raise PermissionDeniedError(f"a tournament of {where} lies outside the token's scope {caller.scope!r}")
+        where = Message("no federation") if federation is None else Message("federation {prefix!r}", prefix=federation)
+        raise PermissionDeniedError(
+            Message("a tournament of {where} lies outside the token's scope {scope!r}", where=where, scope=caller.scope)
+        )
 
 
 def writer_name(caller: Principal) -> str:
@@ -45,9 +48,9 @@ def stored_federation(session: Session, tournament_id: int, *, for_change: bool)
     """The federation of a stored tournament; ``for_change``: a withdrawn one may not be changed."""
     record = session.get(TournamentRecord, tournament_id)
     if record is None:
-        raise NotFoundError(f"tournament {tournament_id} does not exist")
+        raise NotFoundError(Message("tournament {id} does not exist", id=tournament_id))
     if for_change and record.status == "withdrawn":
-        raise ConflictError(f"tournament {tournament_id} was withdrawn; its id is never reused")
+        raise ConflictError(Message("tournament {id} was withdrawn; its id is never reused", id=tournament_id))
     current = session.get(TournamentVersion, (tournament_id, record.current_version))
     assert current is not None
     return current.federation_prefix

@@ -10,6 +10,7 @@ from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
 from zdb.federations.schemas import ClubOut, FederationOut
+from zdb.messages import Message
 from zdb.players.models import Membership
 
 __all__ = ["club", "list_clubs", "list_federations"]
@@ -76,5 +77,5 @@ def _clubs(session: Session, conditions: list[ColumnElement[bool]], limit: int, 
 def club(session: Session, code: str) -> ClubOut:
     found = _clubs(session, [Club.code == code], 1, 0)
     if not found:
-        raise NotFoundError(f"no club has the code {code!r}")
+        raise NotFoundError(Message("no club has the code {code!r}", code=code))
     return found[0]

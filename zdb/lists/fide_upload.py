@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import IO
 
 from zdb.errors import ValidationError, ValidationProblem
+from zdb.messages import Message
 
 __all__ = ["fide_lines"]
 
@@ -32,9 +33,8 @@ def fide_lines(payload: bytes, file: str) -> Iterator[tuple[IO[bytes], str]]:
         names = [info.filename for info in archive.infolist() if not info.is_dir()]
         lists = [name for name in names if name.lower().endswith(_LISTS)]
         if len(lists) != 1:
-            held = ", ".join(names[:5]) or "no file"
-            raise ValidationError(
-                [ValidationProblem(file, f"a ZIP of FIDE's list holds one .txt or .xml file; this one holds {held}")]
-            )
+            held: str | Message = ", ".join(names[:5]) or Message("no file")
+            problem = Message("a ZIP of FIDE's list holds one .txt or .xml file; this one holds {held}", held=held)
+            raise ValidationError([ValidationProblem(file, problem)])
         with archive.open(lists[0]) as member:
             yield member, lists[0]

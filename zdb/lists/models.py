@@ -54,6 +54,9 @@ class ListImport(Base):
     progress_total: Mapped[int] = mapped_column(default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     error: Mapped[str | None] = mapped_column(Text)
+    #: why a refused import was refused, as the pages translate it: per problem its place and
+    #: its text (plain, or a ``Message`` as ``as_json`` stores it); ``error`` says it in English
+    refusal: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     payload: Mapped[bytes | None] = mapped_column(LargeBinary)
     actor_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_tokens.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -22,6 +22,7 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.formats.dsb_files import Codec
 from zdb.formats.list_reader import read_rating_list
 from zdb.lists.models import ListBaseline
+from zdb.messages import Message
 from zdb.players.models import Player
 from zdb.ratings.models import StartRatingRow
 from zdb.ratings.recalculation.dirty import mark_dirty
@@ -35,7 +36,7 @@ def rebaseline(session: Session, data: bytes, *, file: str, day: date, codec: Co
     if rating_list.problems:
         raise ValidationError([ValidationProblem(f"{p.file}:{p.line}", p.message) for p in rating_list.problems])
     if not rating_list.people:
-        raise ValidationError([ValidationProblem(file, "a re-baseline needs a list with person ids (ID)")])
+        raise ValidationError([ValidationProblem(file, Message("a re-baseline needs a list with person ids (ID)"))])
     rated = {p.person_id: p.member for p in rating_list.people if p.member.rating is not None}
     known: dict[str | None, int] = {}
     keys = list(rated)

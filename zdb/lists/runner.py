@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Engine, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -25,6 +26,7 @@ from zdb.lists.fide_import import FideEdition, import_fide_list
 from zdb.lists.fide_upload import fide_lines
 from zdb.lists.models import ListImport
 from zdb.lists.service import ListProblemsError, import_rating_list
+from zdb.messages import Message
 
 __all__ = ["run_list_import"]
 
@@ -92,6 +94,10 @@ def _import_fide(engine: Engine, record: ListImport, payload: bytes) -> FideEdit
         )
 
 
+def _refusal(place: str, text: str | Message) -> dict[str, Any]:
+    return {"place": place, "text": text.as_json() if isinstance(text, Message) else text}
+
+
 def run_list_import(engine: Engine, import_id: int) -> str:
     """Run the import ``import_id`` if it has not ended; its status afterwards."""
     with unit_of_work(engine) as session:
@@ -111,10 +117,12 @@ def run_list_import(engine: Engine, import_id: int) -> str:
         _end(engine, import_id, status="refused", result=error.difference.as_json())
         return "refused"
     except ValidationError as error:
-        _end(engine, import_id, status="refused", error="; ".join(f"{p.place}: {p.message}" for p in error.problems))
+        text = "; ".join(f"{p.place}: {p.message}" for p in error.problems)
+        refusal = [_refusal(p.place, p.text) for p in error.problems]
+        _end(engine, import_id, status="refused", error=text, refusal=refusal)
         return "refused"
     except DomainError as error:
-        _end(engine, import_id, status="refused", error=str(error))
+        _end(engine, import_id, status="refused", error=str(error), refusal=[_refusal("", error.text)])
         return "refused"
     except (OperationalError, InterfaceError):
         raise  # the database was out of reach: the import stays running, the task's retry runs it

@@ -23,6 +23,7 @@ from zdb.lists.difference import Difference
 from zdb.lists.models import ListImport
 from zdb.lists.sync_plan import plan_sync
 from zdb.lists.sync_writes import write_sync
+from zdb.messages import Message
 
 __all__ = ["CODECS", "ListProblemsError", "import_rating_list", "list_date_of"]
 
@@ -50,7 +51,11 @@ def list_date_of(rating_list: RatingList, given: date | None) -> date:
     if rating_list.stamp is not None and rating_list.stamp != datetime(1980, 1, 1):
         return rating_list.stamp.date()
     raise ValidationError(
-        [ValidationProblem("list_date", "the list carries no date: give the date of the list (--date YYYY-MM-DD)")]
+        [
+            ValidationProblem(
+                "list_date", Message("the list carries no date: give the date of the list (--date YYYY-MM-DD)")
+            )
+        ]
     )
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from zdb.auth.principal import Principal
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Club
+from zdb.messages import Message
 from zdb.office.audit import changed_values, record_change
 from zdb.office.persons import player_for_change
 from zdb.office.reach import recalculation_from
@@ -58,7 +59,7 @@ def membership_values(membership: Membership) -> dict[str, Any]:
 def memberships_of(session: Session, pkz: int) -> list[Membership]:
     """A person's memberships, the oldest first."""
     if session.get(Player, pkz) is None:
-        raise NotFoundError(f"player {pkz} does not exist")
+        raise NotFoundError(Message("player {pkz} does not exist", pkz=pkz))
     found = session.scalars(
         select(Membership).where(Membership.player_pkz == pkz).order_by(Membership.valid_from, Membership.id)
     )
@@ -68,9 +69,9 @@ def memberships_of(session: Session, pkz: int) -> list[Membership]:
 def _open_club(session: Session, code: str, field: str) -> Club:
     club = session.get(Club, code)
     if club is None:
-        raise ValidationError([ValidationProblem(field, f"no club has the code {code!r}")])
+        raise ValidationError([ValidationProblem(field, Message("no club has the code {code!r}", code=code))])
     if club.dissolved_on is not None:
-        raise ConflictError(f"club {code} was dissolved on {club.dissolved_on.isoformat()}")
+        raise ConflictError(Message("club {code} was dissolved on {day}", code=code, day=club.dissolved_on.isoformat()))
     return club
 
 
@@ -86,7 +87,14 @@ def _check_number(session: Session, club: str, number: int | None, but: int | No
         )
     ).scalar()
     if holder is not None:
-        raise ConflictError(f"membership number {number} of club {club} is held by player {holder}")
+        raise ConflictError(
+            Message(
+                "membership number {number} of club {club} is held by player {holder}",
+                number=number,
+                club=club,
+                holder=holder,
+            )
+        )
 
 
 def _current(session: Session, pkz: int, club: str) -> Membership | None:
@@ -115,9 +123,10 @@ def join(
     player = player_for_change(session, pkz)
     _open_club(session, club, "body.club_code")
     if status not in _STATUSES:
-        raise ValidationError([ValidationProblem("body.status", f"must be active or passive, got {status!r}")])
+        problem = Message("must be active or passive, got {status!r}", status=status)
+        raise ValidationError([ValidationProblem("body.status", problem)])
     if _current(session, pkz, club) is not None:
-        raise ConflictError(f"player {pkz} is a member of club {club} already")
+        raise ConflictError(Message("player {pkz} is a member of club {club} already", pkz=pkz, club=club))
     _check_number(session, club, member_no)
     membership = Membership(player_pkz=pkz, club_code=club, member_no=member_no, status=status, valid_from=valid_from)
     session.add(membership)
@@ -145,17 +154,21 @@ def edit_membership(session: Session, caller: Principal, membership_id: int, giv
     """A new number or status, a corrected start, or the leave (``valid_until``, the last day)."""
     membership = session.get(Membership, membership_id, with_for_update=True)
     if membership is None:
-        raise NotFoundError(f"membership {membership_id} does not exist")
+        raise NotFoundError(Message("membership {id} does not exist", id=membership_id))
     before = membership_values(membership)
     values = {**before, **{k: v for k, v in given.items() if k in ("member_no", "status", "valid_from", "valid_until")}}
     problems = []
     if values["status"] not in _STATUSES:
-        problems.append(ValidationProblem("body.status", f"must be active or passive, got {values['status']!r}"))
+        problem = Message("must be active or passive, got {status!r}", status=values["status"])
+        problems.append(ValidationProblem("body.status", problem))
     if values["valid_from"] is None:
-        problems.append(ValidationProblem("body.valid_from", "a membership has a first day"))
+        problems.append(ValidationProblem("body.valid_from", Message("a membership has a first day")))
     elif values["valid_until"] is not None and values["valid_until"] < values["valid_from"]:
         problems.append(
-            ValidationProblem("body.valid_until", f"the last day lies before the first, {values['valid_from']}")
+            ValidationProblem(
+                "body.valid_until",
+                Message("the last day lies before the first, {first}", first=values["valid_from"]),
+            )
         )
     if problems:
         raise ValidationError(problems)
@@ -187,16 +200,22 @@ def transfer(
 ) -> tuple[Membership, Joined]:
     """The old membership ends the day before ``on``, the new one begins on it."""
     if from_club == to_club:
-        raise ValidationError([ValidationProblem("body.to_club", "a transfer goes to another club")])
+        raise ValidationError([ValidationProblem("body.to_club", Message("a transfer goes to another club"))])
     old = _current(session, pkz, from_club)
     if old is None:
-        raise ConflictError(f"player {pkz} is not a current member of club {from_club}")
+        raise ConflictError(Message("player {pkz} is not a current member of club {club}", pkz=pkz, club=from_club))
     last_day = on - timedelta(days=1)
     if last_day < old.valid_from:
         raise ValidationError(
             [
                 ValidationProblem(
-                    "body.date", f"the membership in {from_club} began on {old.valid_from}, after {last_day}"
+                    "body.date",
+                    Message(
+                        "the membership in {club} began on {first}, after {last}",
+                        club=from_club,
+                        first=old.valid_from,
+                        last=last_day,
+                    ),
                 )
             ]
         )

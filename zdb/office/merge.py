@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, aliased
 
 from zdb.auth.principal import Principal
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.office.audit import record_change
 from zdb.office.persons import EDITABLE, person_values
 from zdb.office.reach import recalculation_from
@@ -37,7 +38,8 @@ from zdb.tournaments.person_facts import mark_stale
 __all__ = ["Merge", "merge_persons"]
 
 #: fields that must agree when both records hold them
-_IDENTIFYING = ("birth_year", "birth_date", "fide_id")
+#: the fields two records of one person never disagree in, with their words in a refusal
+_IDENTIFYING = {"birth_year": Message("birth year"), "birth_date": Message("birth date"), "fide_id": Message("fide id")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +54,7 @@ class Merge:
 
 def _locked(session: Session, survivor: int, absorbed: int) -> tuple[Player, Player]:
     if survivor == absorbed:
-        raise ValidationError([ValidationProblem("body.absorb", "a record is not merged with itself")])
+        raise ValidationError([ValidationProblem("body.absorb", Message("a record is not merged with itself"))])
     # In person-number order: two merges of the same pair in opposite directions cannot deadlock.
     found = {
         p.pkz: p
@@ -62,9 +64,11 @@ def _locked(session: Session, survivor: int, absorbed: int) -> tuple[Player, Pla
     }
     for pkz in (survivor, absorbed):
         if pkz not in found:
-            raise NotFoundError(f"player {pkz} does not exist")
+            raise NotFoundError(Message("player {pkz} does not exist", pkz=pkz))
         if found[pkz].merged_into is not None:
-            raise ConflictError(f"player {pkz} was merged into {found[pkz].merged_into} already")
+            raise ConflictError(
+                Message("player {pkz} was merged into {survivor} already", pkz=pkz, survivor=found[pkz].merged_into)
+            )
     return found[survivor], found[absorbed]
 
 
@@ -153,16 +157,25 @@ def merge_persons(session: Session, caller: Principal, survivor: int, absorbed: 
     kept, gone = _locked(session, survivor, absorbed)
     shared = _shared_tournaments(session, survivor, absorbed)
     if shared:
-        listed = ", ".join(str(t) for t in shared)
         raise ConflictError(
-            f"players {survivor} and {absorbed} both played in tournament {listed}: two people, or a file that "
-            "names one person twice; correct the tournament first"
+            Message(
+                "players {survivor} and {absorbed} both played in tournament {listed}: two people, or a file that "
+                "names one person twice; correct the tournament first",
+                survivor=survivor,
+                absorbed=absorbed,
+                listed=", ".join(str(t) for t in shared),
+            )
         )
-    for name in _IDENTIFYING:
+    for name, word in _IDENTIFYING.items():
         mine, theirs = getattr(kept, name), getattr(gone, name)
         if mine is not None and theirs is not None and mine != theirs:
             raise ConflictError(
-                f"the records differ in {name.replace('_', ' ')} ({mine} and {theirs}): correct one record first"
+                Message(
+                    "the records differ in {field} ({mine} and {theirs}): correct one record first",
+                    field=word,
+                    mine=mine,
+                    theirs=theirs,
+                )
             )
     days = (
         session.execute(
@@ -174,7 +187,9 @@ def merge_persons(session: Session, caller: Principal, survivor: int, absorbed: 
         .first()
     )
     if days is not None:
-        raise ConflictError(f"both records have a start rating on {days.isoformat()}: remove one first")
+        raise ConflictError(
+            Message("both records have a start rating on {day}: remove one first", day=days.isoformat())
+        )
     was, absorbed_values = person_values(kept), person_values(gone)
     earliest = _earliest_step(session, survivor, absorbed)
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from zdb.auth.models import AuditEntry
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import NotFoundError
+from zdb.messages import Message
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import HistoryRow, PlayerRating
 from zdb.tournaments.models import Participation, TournamentVersion
@@ -32,7 +33,7 @@ def _rows(session: Session, statement: Any) -> list[dict[str, Any]]:
 def person_document(session: Session, pkz: int) -> dict[str, Any]:
     player = session.get(Player, pkz)
     if player is None:
-        raise NotFoundError(f"player {pkz} does not exist")
+        raise NotFoundError(Message("player {pkz} does not exist", pkz=pkz))
     p, m, t, v, h, r = Player, Membership, Participation, TournamentVersion, HistoryRow, PlayerRating
     record = {c.key: _plain(getattr(player, c.key)) for c in p.__table__.columns}
     return {

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from zdb.auth.principal import Principal
 from zdb.common.names import fold_name
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.office.audit import changed_values, record_change
 from zdb.office.reach import recalculation_from
 from zdb.players.models import Membership, Player
@@ -61,36 +62,50 @@ def player_for_change(session: Session, pkz: int) -> Player:
     """The person, locked: a submission that learns his birth year meanwhile waits for this change."""
     player = session.execute(select(Player).where(Player.pkz == pkz).with_for_update()).scalar_one_or_none()
     if player is None:
-        raise NotFoundError(f"player {pkz} does not exist")
+        raise NotFoundError(Message("player {pkz} does not exist", pkz=pkz))
     if player.merged_into is not None:
-        raise ConflictError(f"player {pkz} was merged into {player.merged_into}: change that record")
+        raise ConflictError(
+            Message("player {pkz} was merged into {survivor}: change that record", pkz=pkz, survivor=player.merged_into)
+        )
     return player
 
 
 def _checked(session: Session, pkz: int | None, values: dict[str, Any]) -> list[ValidationProblem]:
     problems = []
     if not str(values.get("surname") or "").strip():
-        problems.append(ValidationProblem("body.surname", "a person needs a surname"))
+        problems.append(ValidationProblem("body.surname", Message("a person needs a surname")))
     born, year = values.get("birth_date"), values.get("birth_year")
     if born is not None and year is not None and born.year != year:
         problems.append(
             ValidationProblem(
                 "body.birth_year",
-                f"the birth date {born.isoformat()} says {born.year}, not {year}: correct the date too, or clear it",
+                Message(
+                    "the birth date {born} says {born_year}, not {year}: correct the date too, or clear it",
+                    born=born.isoformat(),
+                    born_year=born.year,
+                    year=year,
+                ),
             )
         )
     if values.get("sex") not in (None, "M", "F", "D"):
-        problems.append(ValidationProblem("body.sex", f"must be M, F or D, got {values['sex']!r}"))
+        problems.append(ValidationProblem("body.sex", Message("must be M, F or D, got {sex!r}", sex=values["sex"])))
     nation = values.get("nation")
     if nation is not None and not _NATION.fullmatch(nation):
-        problems.append(ValidationProblem("body.nation", f"a FIDE federation code of 3 capitals, got {nation!r}"))
+        problem = Message("a FIDE federation code of 3 capitals, got {nation!r}", nation=nation)
+        problems.append(ValidationProblem("body.nation", problem))
     if problems:
         return problems
     fide_id = values.get("fide_id")
     if fide_id is not None:
         holder = session.execute(select(Player.pkz).where(Player.fide_id == fide_id, Player.pkz != (pkz or 0))).scalar()
         if holder is not None:
-            raise ConflictError(f"the FIDE id {fide_id} belongs to player {holder}; merge the two records instead")
+            raise ConflictError(
+                Message(
+                    "the FIDE id {fide_id} belongs to player {holder}; merge the two records instead",
+                    fide_id=fide_id,
+                    holder=holder,
+                )
+            )
     return []
 
 
@@ -127,7 +142,7 @@ def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[st
         values["given_name"] = ""
     for flag in ("guest", "objects_to_publication"):
         if values[flag] is None:
-            raise ValidationError([ValidationProblem(f"body.{flag}", "is true or false, not null")])
+            raise ValidationError([ValidationProblem(f"body.{flag}", Message("is true or false, not null"))])
     _with_year_of_date(given, values)
     problems = _checked(session, pkz, values)
     if problems:
@@ -136,7 +151,9 @@ def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[st
         joined = session.execute(select(Membership.club_code).where(Membership.player_pkz == pkz).limit(1)).scalar()
         if joined is not None:
             # WO 3.4.3: a guest never was a member of a federation club.
-            raise ConflictError(f"player {pkz} has a membership in club {joined}, so he is never a guest")
+            raise ConflictError(
+                Message("player {pkz} has a membership in club {club}, so he is never a guest", pkz=pkz, club=joined)
+            )
     old, new = changed_values(before, values)
     if not new:
         return PersonEdit(pkz, None)

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from zdb.auth.principal import Principal
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Club, Federation
+from zdb.messages import Message
 from zdb.office.audit import changed_values, record_change
 from zdb.players.models import Membership
 
@@ -39,21 +40,26 @@ _DEEPEST = 3  # levels: 0 national, 1 regional, 2 district, 3 sub-district
 def _federation(session: Session, prefix: str, field: str | None = None) -> Federation:
     found = session.get(Federation, prefix)
     if found is None:
+        unknown = Message("no federation has the prefix {prefix!r}", prefix=prefix)
         if field is None:
-            raise NotFoundError(f"no federation has the prefix {prefix!r}")
-        raise ValidationError([ValidationProblem(field, f"no federation has the prefix {prefix!r}")])
+            raise NotFoundError(unknown)
+        raise ValidationError([ValidationProblem(field, unknown)])
     return found
 
 
 def _open(federation: Federation) -> None:
     if federation.dissolved_on is not None:
-        raise ConflictError(f"federation {federation.prefix!r} was dissolved on {federation.dissolved_on}")
+        raise ConflictError(
+            Message(
+                "federation {prefix!r} was dissolved on {day}", prefix=federation.prefix, day=federation.dissolved_on
+            )
+        )
 
 
 def _club(session: Session, code: str) -> Club:
     club = session.get(Club, code, with_for_update=True)
     if club is None:
-        raise NotFoundError(f"no club has the code {code!r}")
+        raise NotFoundError(Message("no club has the code {code!r}", code=code))
     return club
 
 
@@ -73,7 +79,11 @@ def _check_club_home(session: Session, code: str, prefix: str) -> None:
             [
                 ValidationProblem(
                     "body.federation_prefix",
-                    f"club {code} cannot belong to {prefix!r}: its code does not begin with that prefix",
+                    Message(
+                        "club {code} cannot belong to {prefix!r}: its code does not begin with that prefix",
+                        code=code,
+                        prefix=prefix,
+                    ),
                 )
             ]
         )
@@ -81,9 +91,9 @@ def _check_club_home(session: Session, code: str, prefix: str) -> None:
 
 def create_club(session: Session, caller: Principal, code: str, name: str, federation_prefix: str) -> Club:
     if session.get(Club, code) is not None:
-        raise ConflictError(f"club {code} exists already")
+        raise ConflictError(Message("club {code} exists already", code=code))
     if not name.strip():
-        raise ValidationError([ValidationProblem("body.name", "a club needs a name")])
+        raise ValidationError([ValidationProblem("body.name", Message("a club needs a name"))])
     _check_club_home(session, code, federation_prefix)
     club = Club(code=code, name=name.strip(), federation_prefix=federation_prefix)
     session.add(club)
@@ -98,10 +108,10 @@ def edit_club(session: Session, caller: Principal, code: str, given: Mapping[str
     before = _club_values(club)
     name = given.get("name", club.name)
     if name is None or not name.strip():
-        raise ValidationError([ValidationProblem("body.name", "a club needs a name")])
+        raise ValidationError([ValidationProblem("body.name", Message("a club needs a name"))])
     prefix = given.get("federation_prefix", club.federation_prefix)
     if prefix is None:
-        raise ValidationError([ValidationProblem("body.federation_prefix", "a club belongs to a federation")])
+        raise ValidationError([ValidationProblem("body.federation_prefix", Message("a club belongs to a federation"))])
     if prefix != club.federation_prefix:
         _check_club_home(session, code, prefix)
     club.name, club.federation_prefix = name.strip(), prefix
@@ -119,7 +129,12 @@ def _end_memberships(session: Session, codes: list[str], on: date) -> int:
     late = session.execute(select(m.player_pkz, m.club_code).where(*current, m.valid_from > on).limit(1)).first()
     if late is not None:
         raise ConflictError(
-            f"player {late.player_pkz} joined club {late.club_code} after {on.isoformat()}: end that membership first"
+            Message(
+                "player {pkz} joined club {club} after {day}: end that membership first",
+                pkz=late.player_pkz,
+                club=late.club_code,
+                day=on.isoformat(),
+            )
         )
     ended = session.execute(
         update(m).where(*current).values(valid_until=on).execution_options(synchronize_session=False)
@@ -131,7 +146,9 @@ def dissolve_club(session: Session, caller: Principal, code: str, on: date) -> i
     """Ends the current memberships on ``on`` (their last day); returns how many."""
     club = _club(session, code)
     if club.dissolved_on is not None:
-        raise ConflictError(f"club {code} was dissolved on {club.dissolved_on.isoformat()} already")
+        raise ConflictError(
+            Message("club {code} was dissolved on {day} already", code=code, day=club.dissolved_on.isoformat())
+        )
     ended = _end_memberships(session, [code], on)
     club.dissolved_on = on
     session.flush()
@@ -149,9 +166,9 @@ def dissolve_club(session: Session, caller: Principal, code: str, on: date) -> i
 
 def create_federation(session: Session, caller: Principal, prefix: str, name: str, parent_prefix: str) -> Federation:
     if session.get(Federation, prefix) is not None:
-        raise ConflictError(f"federation {prefix!r} exists already")
+        raise ConflictError(Message("federation {prefix!r} exists already", prefix=prefix))
     if not name.strip():
-        raise ValidationError([ValidationProblem("body.name", "a federation needs a name")])
+        raise ValidationError([ValidationProblem("body.name", Message("a federation needs a name"))])
     parent = _under(session, prefix, parent_prefix)
     federation = Federation(prefix=prefix, name=name.strip(), level=parent.level + 1, parent_prefix=parent_prefix)
     session.add(federation)
@@ -170,12 +187,17 @@ def _under(session: Session, prefix: str, parent_prefix: str) -> Federation:
             [
                 ValidationProblem(
                     "body.parent_prefix",
-                    f"federation {prefix!r} cannot lie under {parent_prefix!r}: its prefix does not extend that one",
+                    Message(
+                        "federation {prefix!r} cannot lie under {parent!r}: its prefix does not extend that one",
+                        prefix=prefix,
+                        parent=parent_prefix,
+                    ),
                 )
             ]
         )
     if parent.level >= _DEEPEST:
-        raise ValidationError([ValidationProblem("body.parent_prefix", f"{parent_prefix!r} is a sub-district already")])
+        problem = Message("{parent!r} is a sub-district already", parent=parent_prefix)
+        raise ValidationError([ValidationProblem("body.parent_prefix", problem)])
     return parent
 
 
@@ -194,18 +216,24 @@ def edit_federation(session: Session, caller: Principal, prefix: str, given: Map
     before = _federation_values(federation)
     name = given.get("name", federation.name)
     if name is None or not name.strip():
-        raise ValidationError([ValidationProblem("body.name", "a federation needs a name")])
+        raise ValidationError([ValidationProblem("body.name", Message("a federation needs a name"))])
     federation.name = name.strip()
     parent_prefix = given.get("parent_prefix", federation.parent_prefix)
     if parent_prefix != federation.parent_prefix:
         if parent_prefix is None:
-            raise ValidationError([ValidationProblem("body.parent_prefix", "only the national federation has none")])
+            raise ValidationError(
+                [ValidationProblem("body.parent_prefix", Message("only the national federation has none"))]
+            )
         parent = _under(session, prefix, parent_prefix)
         shift = parent.level + 1 - federation.level
         below = _subtree(session, prefix)
         if any(f.level + shift > _DEEPEST for f in below):
             raise ValidationError(
-                [ValidationProblem("body.parent_prefix", "its subtree would lie deeper than level 3")]
+                [
+                    ValidationProblem(
+                        "body.parent_prefix", Message("its subtree would lie deeper than level {level}", level=_DEEPEST)
+                    )
+                ]
             )
         federation.parent_prefix, federation.level = parent_prefix, parent.level + 1
         for child in below:
@@ -222,7 +250,7 @@ def dissolve_federation(session: Session, caller: Principal, prefix: str, on: da
     """Dissolves the federation with its sub-federations and clubs; returns the memberships ended."""
     federation = _federation(session, prefix)
     if federation.parent_prefix is None:
-        raise ConflictError("the national federation is not dissolved")
+        raise ConflictError(Message("the national federation is not dissolved"))
     _open(federation)
     federations = [federation, *(f for f in _subtree(session, prefix) if f.dissolved_on is None)]
     prefixes = [f.prefix for f in federations]

@@ -31,6 +31,7 @@ from zdb.common.names import fold_name
 from zdb.errors import ValidationProblem
 from zdb.federations.models import Club
 from zdb.locks import PERSON_NUMBERS, hold
+from zdb.messages import Message
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
 
@@ -117,7 +118,8 @@ def _find(
     """The person number of an existing player, None for a newcomer; problems; warnings."""
     if query.pkz is not None:
         if session.get(Player, query.pkz) is None:
-            return None, [ValidationProblem(f"{query.place}.pkz", f"no player has the person number {query.pkz}")], []
+            unknown = Message("no player has the person number {pkz}", pkz=query.pkz)
+            return None, [ValidationProblem(f"{query.place}.pkz", unknown)], []
         return query.pkz, [], []
     if query.club_code is not None and query.member_no is not None:
         found = session.execute(
@@ -139,7 +141,10 @@ def _find(
             [
                 ValidationProblem(
                     query.place,
-                    "the player was not found by the given identification, and no name is given to find or create him",
+                    Message(
+                        "the player was not found by the given identification, and no name is given to find or "
+                        "create him"
+                    ),
                 )
             ],
             [],
@@ -151,8 +156,11 @@ def _find(
             warnings.append(
                 ValidationProblem(
                     query.place,
-                    f"found as {candidates[0].pkz} by name and birth year; his birth date lies outside the token's "
-                    "scope and was not compared: if he is someone else, name the player by person number",
+                    Message(
+                        "found as {pkz} by name and birth year; his birth date lies outside the token's "
+                        "scope and was not compared: if he is someone else, name the player by person number",
+                        pkz=candidates[0].pkz,
+                    ),
                 )
             )
         return candidates[0].pkz, [], warnings
@@ -163,8 +171,12 @@ def _find(
             [
                 ValidationProblem(
                     query.place,
-                    f"ambiguous: {len(candidates)} players fit {_name(query.surname, query.given_name or '')!r}; "
-                    f"name one by pkz: candidates {listed}",
+                    Message(
+                        "ambiguous: {count} players fit {name!r}; name one by pkz: candidates {listed}",
+                        count=len(candidates),
+                        name=_name(query.surname, query.given_name or ""),
+                        listed=listed,
+                    ),
                 )
             ],
             [],
@@ -179,20 +191,30 @@ def _newcomer_problems(session: Session, query: PlayerQuery, caller: Principal) 
     a club, a guest from elsewhere, he may create)."""
     problems = []
     if query.club is not None and session.get(Club, query.club) is None:
-        problems.append(ValidationProblem(f"{query.place}.club", f"no club has the code {query.club!r}"))
+        unknown = Message("no club has the code {code!r}", code=query.club)
+        problems.append(ValidationProblem(f"{query.place}.club", unknown))
     elif query.club is not None and not caller.covers(query.club):
         problems.append(
             ValidationProblem(
                 f"{query.place}.club",
-                f"a newcomer cannot be made a member of club {query.club!r}: it lies outside the token's scope "
-                f"{caller.scope!r}; name the player by person number, or leave his club to the rating office",
+                Message(
+                    "a newcomer cannot be made a member of club {club!r}: it lies outside the token's scope "
+                    "{scope!r}; name the player by person number, or leave his club to the rating office",
+                    club=query.club,
+                    scope=caller.scope,
+                ),
             )
         )
     born = query.birth_date.year if query.birth_date is not None else query.birth_year
     if born is not None and not _FIRST_BIRTH_YEAR <= born <= date.today().year:
         problems.append(
             ValidationProblem(
-                query.place, f"a birth year of {born} cannot be a player's (from {_FIRST_BIRTH_YEAR} to this year)"
+                query.place,
+                Message(
+                    "a birth year of {born} cannot be a player's (from {first} to this year)",
+                    born=born,
+                    first=_FIRST_BIRTH_YEAR,
+                ),
             )
         )
     return problems
@@ -237,7 +259,12 @@ def match_players(
                 other = holders.setdefault((query.club, query.member_no), query.place)
                 if other != query.place:
                     problems.append(
-                        ValidationProblem(query.place, f"has the membership number {query.member_no} of {other}")
+                        ValidationProblem(
+                            query.place,
+                            Message(
+                                "has the membership number {number} of {other}", number=query.member_no, other=other
+                            ),
+                        )
                     )
     created = [False] * len(queries)
     if problems or not create or not newcomers:

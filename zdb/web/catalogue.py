@@ -1,7 +1,9 @@
 """Keeping the catalogues in step with the pages: every text marked for translation in the
 templates and the page code, the ``Message("...")`` templates of the problems the reader and the
-tournament checks report (shown on the referee's pages), and ``python -m zdb.web.catalogue`` to add the new ones to each
-catalogue (keeping what is translated) and drop those no page uses any more.
+tournament checks report (shown on the referee's pages) and of the refusals of the services the
+pages write through (the rating office's, shown on the staff pages), and ``python -m
+zdb.web.catalogue`` to add the new ones to each catalogue (keeping what is translated) and drop
+those no page uses any more.
 
 A test checks that every text has a translation, so a page never shows an English text in
 German by accident.
@@ -21,8 +23,19 @@ __all__ = ["extract_messages", "update_catalogues"]
 
 _ROOT = Path(__file__).parent
 _PACKAGE = _ROOT.parent
-#: the packages whose problem texts the pages show: their ``Message("...")`` templates
-_MESSAGE_SOURCES = ("formats/trf", "formats/swt", "tournaments", "lists")
+#: the packages whose problem texts and refusals the pages show: their ``Message("...")`` templates
+_MESSAGE_SOURCES = (
+    "formats/trf",
+    "formats/swt",
+    "tournaments",
+    "lists",
+    "office",
+    "players",
+    "federations",
+    "editions",
+    "auth",
+    "endpoints",
+)
 _METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
 _OPTIONS = {
     "templates/**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true", "lstrip_blocks": "true"},

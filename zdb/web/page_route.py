@@ -22,11 +22,12 @@ from starlette.responses import RedirectResponse, Response
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.endpoints.dependencies import mark_refused
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.rating import InvalidInputError
 from zdb.web.i18n import mark
 from zdb.web.rendering import render, translate, translate_message
 
-__all__ = ["PageRoute", "error_page"]
+__all__ = ["PageRoute", "error_page", "problem_detail"]
 
 _TITLES = {
     400: mark("The request cannot be answered"),
@@ -36,27 +37,71 @@ _TITLES = {
     422: mark("The input is not valid"),
 }
 
+#: the words for the fields a staff form or its service names in a problem (``body.club_code``,
+#: ``form.birth_year``): the form's own labels, so that the reader finds the field
+_FIELDS = {
+    "absorb": mark("Person number to merge into this one"),
+    "birth_year": mark("Birth year"),
+    "club_code": mark("Club code"),
+    "code": mark("Club code"),
+    "date": mark("Date"),
+    "federation_prefix": mark("Federation (prefix)"),
+    "fide_id": mark("FIDE id"),
+    "from_club": mark("From club"),
+    "given_name": mark("Given name"),
+    "list_date": mark("Date of the list"),
+    "member_no": mark("Member number"),
+    "name": mark("Name"),
+    "nation": mark("Nation (FIDE code)"),
+    "parent_prefix": mark("Parent federation (prefix)"),
+    "prefix": mark("Prefix"),
+    "sex": mark("Sex"),
+    "status": mark("Status"),
+    "surname": mark("Surname"),
+    "to_club": mark("To club (code)"),
+    "valid_from": mark("First day"),
+    "valid_until": mark("Last day"),
+}
+
 
 def error_page(request: Request, status: int, details: list[str]) -> Response:
     title = translate(request, _TITLES.get(status, _TITLES[400]))
     return render(request, "error.html", {"title": title, "details": details, "status": status}, status=status)
 
 
-def _validation_details(error: RequestValidationError) -> list[str]:
+def _validation_details(request: Request, error: RequestValidationError) -> list[str]:
+    """A form the request could not be read from: each field by its label, and what a page's form
+    can get wrong in the page's language (anything else as the reader says it)."""
     details = []
     for item in error.errors():
         place = ".".join(str(part) for part in item.get("loc", ()))
-        details.append(f"{place}: {item.get('msg', '')}")
+        kind, context = item.get("type"), item.get("ctx") or {}
+        text: str | Message = str(item.get("msg", ""))
+        if kind == "missing":
+            text = Message("a value is needed")
+        elif kind == "string_too_long" and "max_length" in context:
+            text = Message("is longer than {length} characters", length=context["max_length"])
+        elif kind == "literal_error":
+            text = Message("is not one of the choices")
+        details.append(problem_detail(request, ValidationProblem(place, text)))
     return details
 
 
-def _problem_detail(request: Request, problem: ValidationProblem) -> str:
+def problem_detail(request: Request, problem: ValidationProblem) -> str:
+    """A problem as a page shows it: its place (a field by its label) and its text, both in the
+    request's language; a problem without a place is its text."""
+    text = translate_message(request, problem.text)
     place = problem.place
+    if not place:
+        return text
+    field = place.removeprefix("body.").removeprefix("form.")
     if place.startswith("line ") and place[5:].isdigit():
         place = translate(request, "line %(number)s") % {"number": place[5:]}
+    elif field in _FIELDS:
+        place = translate(request, _FIELDS[field])
     else:
         place = translate(request, place)
-    return f"{place}: {translate_message(request, problem.text)}"
+    return f"{place}: {text}"
 
 
 def _sign_in_again(request: Request) -> Response:
@@ -67,20 +112,22 @@ def _sign_in_again(request: Request) -> Response:
 
 def _answer_error(request: Request, error: Exception) -> Response:
     if isinstance(error, RequestValidationError):
-        return error_page(request, 422, _validation_details(error))
+        return error_page(request, 422, _validation_details(request, error))
     if isinstance(error, AuthenticationError):
         return _sign_in_again(request)
-    if isinstance(error, PermissionDeniedError):
-        return error_page(request, 403, [str(error)])
-    if isinstance(error, NotFoundError):
-        return error_page(request, 404, [str(error)])
-    if isinstance(error, ConflictError):
-        return error_page(request, 409, [str(error)])
     if isinstance(error, ValidationError):
-        return error_page(request, 422, [_problem_detail(request, problem) for problem in error.problems])
+        return error_page(request, 422, [problem_detail(request, problem) for problem in error.problems])
     if isinstance(error, InvalidInputError):
         return error_page(request, 422, [str(error)])
-    return error_page(request, 400, [str(error)])
+    status = 400
+    if isinstance(error, PermissionDeniedError):
+        status = 403
+    elif isinstance(error, NotFoundError):
+        status = 404
+    elif isinstance(error, ConflictError):
+        status = 409
+    text = error.text if isinstance(error, DomainError) else str(error)
+    return error_page(request, status, [translate_message(request, text)])
 
 
 class PageRoute(APIRoute):

@@ -15,6 +15,7 @@ from starlette.responses import Response
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.principal import Principal
 from zdb.auth.web_sessions import end_session, session_principal, start_session
+from zdb.messages import Message
 
 __all__ = ["SESSION_COOKIE", "referee", "require_same_origin", "sign_out", "signed_in", "start"]
 
@@ -43,7 +44,7 @@ def require_same_origin(request: Request) -> None:
     """A form posted from another site is refused (besides the SameSite cookie)."""
     origin = request.headers.get("origin")
     if origin and origin != "null" and urlparse(origin).netloc != request.headers.get("host"):
-        raise PermissionDeniedError("this form was sent from another site")
+        raise PermissionDeniedError(Message("this form was sent from another site"))
 
 
 def start(request: Request, response: Response, session: Session, caller: Principal) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
 from zdb.federations.queries import list_clubs, list_federations
+from zdb.messages import Message
 from zdb.ratings.queries import top_list
 from zdb.web.form_values import optional_int
 from zdb.web.rendering import render
@@ -34,7 +35,7 @@ def _page(request: Request, session: Session, prefix: str, *, age_min: str, age_
     federations, _ = list_federations(session, under=prefix, limit=FEDERATION_LIMIT, offset=0)
     own = next((f for f in federations if f.prefix == prefix), None)
     if own is None:
-        raise NotFoundError(f"no federation has the prefix {prefix!r}")
+        raise NotFoundError(Message("no federation has the prefix {prefix!r}", prefix=prefix))
     clubs, clubs_total = list_clubs(session, federation=prefix, text=None, limit=CLUB_LIMIT, offset=0)
     problems: list[ValidationProblem] = []
     low = optional_int(problems, "age_min", age_min, 0, 120)

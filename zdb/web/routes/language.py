@@ -8,6 +8,7 @@ from fastapi import Path, Query
 from fastapi.responses import RedirectResponse
 
 from zdb.errors import NotFoundError
+from zdb.messages import Message
 from zdb.web.i18n import LANGUAGE_COOKIE, LANGUAGES
 from zdb.web.routes.router import page_router
 
@@ -29,7 +30,7 @@ def switch_language(
     next_page: Annotated[str, Query(alias="next", max_length=2000)] = "/",
 ) -> RedirectResponse:
     if language not in LANGUAGES:
-        raise NotFoundError(f"no language {language!r}")
+        raise NotFoundError(Message("no language {language!r}", language=language))
     response = RedirectResponse(local_path(next_page), status_code=303)
     response.set_cookie(LANGUAGE_COOKIE, language, max_age=ONE_YEAR, httponly=True, samesite="lax")
     return response

@@ -16,6 +16,7 @@ from zdb.endpoints.dependencies import INT32_MAX, RequestSession
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.federations.queries import club as club_summary
+from zdb.messages import Message
 from zdb.office.tree import create_club, dissolve_club, edit_club
 from zdb.web.federation_names import federation_name
 from zdb.web.i18n import mark
@@ -47,7 +48,7 @@ def club_page(
     admin(request, session)
     found = session.get(Club, code)
     if found is None:
-        raise NotFoundError(f"no club has the code {code!r}")
+        raise NotFoundError(Message("no club has the code {code!r}", code=code))
     context: dict[str, Any] = {
         "club": found,
         "summary": club_summary(session, code),

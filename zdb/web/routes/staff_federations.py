@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from zdb.endpoints.dependencies import INT32_MAX, RequestSession
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club, Federation
+from zdb.messages import Message
 from zdb.office.tree import create_federation, dissolve_federation, edit_federation
 from zdb.web.i18n import mark
 from zdb.web.referee_session import require_same_origin
@@ -64,7 +65,7 @@ def federation_page(
     admin(request, session)
     found = session.get(Federation, prefix)
     if found is None:
-        raise NotFoundError(f"no federation has the prefix {prefix!r}")
+        raise NotFoundError(Message("no federation has the prefix {prefix!r}", prefix=prefix))
     tree = _tree(session)
     context: dict[str, Any] = {
         "federation": found,

@@ -10,7 +10,7 @@ exactly the file whose difference was shown; they are dropped once it is applied
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import BackgroundTasks, File, Form, Path, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -18,11 +18,13 @@ from sqlalchemy import select
 
 from zdb.auth.service import record_write
 from zdb.endpoints.dependencies import RequestSession
-from zdb.errors import NotFoundError
+from zdb.errors import NotFoundError, ValidationProblem
 from zdb.lists.difference import KINDS
 from zdb.lists.dispatch import start_list_import
 from zdb.lists.models import ListImport
+from zdb.messages import Message
 from zdb.web.i18n import mark
+from zdb.web.page_route import problem_detail
 from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
@@ -101,7 +103,7 @@ def upload(
 def _import(session: RequestSession, import_id: int) -> ListImport:
     record = session.get(ListImport, import_id)
     if record is None:
-        raise NotFoundError(f"no import has the id {import_id}")
+        raise NotFoundError(Message("no import has the id {id}", id=import_id))
     return record
 
 
@@ -119,11 +121,14 @@ def import_page(request: Request, session: RequestSession, import_id: ImportId) 
         if result.get("counts", {}).get(kind)
     ]
     applicable = record.dry_run and record.status == "done" and record.payload is not None
-    return render(
-        request,
-        "staff_list_import.html",
-        {"record": record, "result": result, "kinds": kinds, "applicable": applicable, "status_words": STATUS_WORDS},
-    )
+    context = {"record": record, "result": result, "kinds": kinds, "applicable": applicable}
+    refusal = [problem_detail(request, _stored_problem(stored)) for stored in record.refusal or ()]
+    return render(request, "staff_list_import.html", {**context, "refusal": refusal, "status_words": STATUS_WORDS})
+
+
+def _stored_problem(stored: dict[str, Any]) -> ValidationProblem:
+    text = stored["text"]
+    return ValidationProblem(stored["place"], Message.from_json(text) if isinstance(text, dict) else text)
 
 
 @router.post("/staff/lists/{import_id}/apply")

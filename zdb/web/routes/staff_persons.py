@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from zdb.endpoints.dependencies import INT32_MAX, PersonNumber, RequestSession
 from zdb.errors import ValidationError, ValidationProblem
+from zdb.messages import Message
 from zdb.office.merge import merge_persons
 from zdb.office.persons import edit_person, person_values, player_for_change
 from zdb.office.reach import recalculation_from
@@ -91,6 +92,8 @@ def merge(request: Request, session: RequestSession, pkz: PersonNumber, *, absor
     caller = admin(request, session)
     absorbed = number("absorb", absorb, low=1)
     if absorbed is None:
-        raise ValidationError([ValidationProblem("form.absorb", "names the person number to merge into this one")])
+        raise ValidationError(
+            [ValidationProblem("form.absorb", Message("names the person number to merge into this one"))]
+        )
     merged = merge_persons(session, caller, pkz, absorbed)
     return back_to(f"/staff/players/{pkz}", "merged", **recalculation_hint(recalculation_from(merged.reach)))
