@@ -19,6 +19,7 @@ from sqlalchemy import select
 from tests.api.test_office_records import _send
 from tests.api.world import World, build_world
 from tests.web.html_text import text_of
+from tests.web.signed_in import signed_in as _signed_in
 from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
@@ -31,13 +32,6 @@ from zdb.tournaments.models import Participation
 @pytest.fixture
 def world(database_url: str) -> World:
     return build_world(database_url)
-
-
-def _signed_in(world: World, token: str) -> TestClient:
-    client = TestClient(world.client.app, follow_redirects=False)
-    answer = client.post("/referee/sign-in", data={"token": world.tokens[token], "next": "/referee"})
-    assert answer.status_code == 303, answer.text
-    return client
 
 
 def _details(page: str, where: str = "problems") -> list[str]:

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from tests.api.world import World, build_world
 from tests.db.scenario import differences, recalc
 from tests.web.html_text import rows_of, text_of
+from tests.web.signed_in import signed_in as _signed_in
 from tests.web.trf_files import good_trf, two_errors
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
@@ -26,13 +27,6 @@ FIELDS = {"acronym": "HBT", "federation": "C03"}
 @pytest.fixture
 def fresh(database_url: str) -> World:
     return build_world(database_url)
-
-
-def _signed_in(world: World, token: str = "referee_c") -> TestClient:
-    client = TestClient(world.client.app, follow_redirects=False)
-    answer = client.post("/referee/sign-in", data={"token": world.tokens[token], "next": "/referee"})
-    assert answer.status_code == 303, answer.text
-    return client
 
 
 def _upload(client: TestClient, text: str, **fields: str) -> Any:

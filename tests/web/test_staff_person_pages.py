@@ -6,30 +6,17 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
 
 from tests.api.test_office_records import _send
 from tests.api.world import World, build_world
 from tests.web.html_text import text_of
-from zdb.auth.models import AuditEntry
-from zdb.db import engine_for, unit_of_work
+from tests.web.signed_in import audit_actions as _actions
+from tests.web.signed_in import signed_in as _signed_in
 
 
 @pytest.fixture
 def world(database_url: str) -> World:
     return build_world(database_url)
-
-
-def _signed_in(world: World, token: str) -> TestClient:
-    client = TestClient(world.client.app, follow_redirects=False)
-    answer = client.post("/referee/sign-in", data={"token": world.tokens[token], "next": "/referee"})
-    assert answer.status_code == 303, answer.text
-    return client
-
-
-def _actions(world: World, target: str) -> list[str]:
-    with unit_of_work(engine_for(world.url)) as session:
-        return list(session.scalars(select(AuditEntry.action).where(AuditEntry.target == target)))
 
 
 def test_an_admin_corrects_a_record_and_merges_a_second_one(world: World) -> None:

@@ -15,32 +15,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
 
 from tests.api.test_office_records import _send
 from tests.api.world import World, build_world
 from tests.web.html_text import text_of
+from tests.web.signed_in import audit_actions as _actions
+from tests.web.signed_in import signed_in as _signed_in
 from tests.web.test_no_slugs import _slugs
-from zdb.auth.models import AuditEntry
-from zdb.db import engine_for, unit_of_work
 
 
 @pytest.fixture
 def world(database_url: str) -> World:
     return build_world(database_url)
-
-
-def _signed_in(world: World, token: str) -> TestClient:
-    client = TestClient(world.client.app, follow_redirects=False)
-    answer = client.post("/referee/sign-in", data={"token": world.tokens[token], "next": "/referee"})
-    assert answer.status_code == 303, answer.text
-    return client
-
-
-def _actions(world: World, target: str) -> list[str]:
-    with unit_of_work(engine_for(world.url)) as session:
-        query = select(AuditEntry.action).where(AuditEntry.target == target).order_by(AuditEntry.id)
-        return list(session.scalars(query))
 
 
 def _memberships(world: World, pkz: int) -> dict[str, dict[str, Any]]:
