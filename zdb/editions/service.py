@@ -19,7 +19,8 @@ from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import ConflictError, ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.players.models import Player
-from zdb.ratings.models import HistoryRow, InitialState, RecalcState
+from zdb.ratings.models import HistoryRow, InitialState
+from zdb.ratings.recalculation.state import dirty_since
 
 __all__ = ["publish_edition", "publish_scheduled_edition", "quarter_name", "ratings_as_of"]
 
@@ -68,7 +69,7 @@ def publish_edition(session: Session, on: date, *, name: str | None, by: str, to
         raise ValidationError([ValidationProblem("body.date", Message("{day} lies in the future", day=on.isoformat()))])
     if session.execute(select(ListEdition.id).where(ListEdition.name == name)).scalar() is not None:
         raise ConflictError(Message("the edition {name} was published already; editions never change", name=name))
-    dirty = session.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar()
+    dirty = dirty_since(session)
     if dirty is not None and dirty <= on:
         raise ConflictError(
             Message(

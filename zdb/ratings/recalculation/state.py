@@ -26,6 +26,7 @@ __all__ = [
     "RESULTS_STAMP_COLUMNS",
     "current_run",
     "dirty_position",
+    "dirty_since",
     "finish_run",
     "is_dirty",
     "locked_state",
@@ -53,6 +54,11 @@ def dirty_position(state: RecalcState) -> OrderKey | None:
         return None
     assert state.dirty_phase is not None and state.dirty_text is not None and state.dirty_id is not None
     return (state.dirty_date, state.dirty_phase, state.dirty_text, state.dirty_id)
+
+
+def dirty_since(session: Session) -> date | None:
+    """The date of the earliest change waiting for a recalculation (None: nothing waits)."""
+    return session.execute(select(RecalcState.dirty_date).where(_ROW)).scalar()
 
 
 def is_dirty(bind: Session | Connection) -> bool:
