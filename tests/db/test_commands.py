@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import update
+from sqlalchemy import text, update
 from sqlalchemy.engine import make_url
 
 from tests.conftest import VECTORS
 from tests.db.scenario import assert_export_equals, exported
 from zdb.cli import main
 from zdb.db import database_name, engine_for
+from zdb.exchange import replay_import
 from zdb.migrate import downgrade, upgrade
 from zdb.ratings.models import PlayerRating
 
@@ -71,6 +72,36 @@ def test_a_bad_import_stores_nothing(database_url: str, tmp_path: Path, events: 
     code, out, err = _zdb(database_url, "import", _file(tmp_path, document))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err
     assert exported(database_url)["history"] == {}
+
+
+def test_a_refused_tournament_among_others_is_named(database_url: str, tmp_path: Path) -> None:
+    """Consecutive tournaments are submitted together: a refusal still names its event."""
+    first, *others = REPLAY["events"]
+    events = [first, {"withdraw": first["id"]}, *others[:2], first, *others[2:]]
+    document = {"initial_states": REPLAY["initial_states"], "events": events}
+    code, out, err = _zdb(database_url, "import", _file(tmp_path, document))
+    assert code == 2 and out == ""
+    assert f"events[4]: tournament {first['id']} was withdrawn; its id is never reused" in err
+    assert exported(database_url)["history"] == {}
+
+
+def test_a_large_import_checks_its_keys_once_at_the_end(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(replay_import, "OWN_TABLES_FROM", 1)  # every import counts as large
+    document = {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]}
+    code, _, err = _zdb(postgres_url, "import", _file(tmp_path, document))
+    assert code == 0, err
+    assert_export_equals(json.loads(_zdb(postgres_url, "export")[1]), REPLAY["expected"])
+    with engine_for(postgres_url).connect() as connection:
+        keys = connection.execute(
+            text(
+                "SELECT conrelid::regclass::text, count(*) FROM pg_constraint"
+                " WHERE contype = 'f' AND convalidated AND conrelid::regclass::text IN ('games', 'participants')"
+                " GROUP BY 1"
+            )
+        ).all()
+    assert dict(keys) == {"games": 2, "participants": 2}  # dropped for the load, and back
 
 
 def test_a_database_without_this_versions_schema_is_named(sqlite_url: str, tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from operator import itemgetter
 from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows, foreign_keys_checked_at_end
+from zdb.common.collector import collector_paused
 from zdb.federations.models import Club, Federation
 from zdb.players.models import Membership
 from zdb.players.service import NewPlayer, create_players
@@ -124,16 +125,15 @@ def _submitted_games(t: SyntheticTournament) -> tuple[SubmittedGame, ...]:
     with C-level iterators (a scale-1 federation submits five million games)."""
     games = t.event.games
     assert len(games) == len(t.boards) == sum(t.round_sizes), "the generator places every game once"
-    return tuple(
-        map(
-            SubmittedGame,
-            map(int, map(_WHITE, games)),
-            map(int, map(_BLACK, games)),
-            map(_RESULT_TEXT.__getitem__, map(_RESULT, games)),
-            chain.from_iterable(map(repeat, count(1), t.round_sizes)),  # round numbers
-            t.boards,
-        )
+    columns = zip(
+        map(int, map(_WHITE, games)),
+        map(int, map(_BLACK, games)),
+        map(_RESULT_TEXT.__getitem__, map(_RESULT, games)),
+        chain.from_iterable(map(repeat, count(1), t.round_sizes)),  # round numbers
+        t.boards,
+        strict=True,
     )
+    return tuple(map(tuple.__new__, repeat(SubmittedGame), columns))
 
 
 def organiser_prefixes(world: SyntheticFederation) -> dict[str, str]:
@@ -158,7 +158,7 @@ def load_tournaments(
     district = organiser_prefixes(world)
     games = 0
     tables = [Participation.__table__, GameRow.__table__]
-    with foreign_keys_checked_at_end(session, tables):  # type: ignore[arg-type]
+    with collector_paused(), foreign_keys_checked_at_end(session, tables):  # type: ignore[arg-type]
         for chunk in _batches(world.tournaments, batch):
             submissions = [submission_of(t, district) for t in chunk]
             submit_tournaments(session, submissions, by="synthetic")

@@ -9,19 +9,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from operator import attrgetter, eq
+from typing import NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from zdb.bulk import copy_rows
-from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.bulk import copy_rows, copy_text
+from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError, ValidationProblem
 from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
 from zdb.rating import Game, InvalidInputError, OrderKey, Participant, ResultCode, Tournament
 from zdb.ratings.recalculation.dirty import mark_dirty
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+from zdb.tournaments.submission_lines import GAME_COLUMNS, PARTICIPANT_COLUMNS, game_lines, participant_lines
 
-__all__ = ["SubmittedGame", "SubmittedPlayer", "TournamentSubmission", "submit_tournaments", "withdraw_tournament"]
+__all__ = [
+    "SubmittedGame",
+    "SubmittedPlayer",
+    "TournamentSubmission",
+    "refused_at",
+    "submit_tournaments",
+    "withdraw_tournament",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +42,10 @@ class SubmittedPlayer:
     fide_rating: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class SubmittedGame:
+class SubmittedGame(NamedTuple):
+    """A named tuple: a bulk submission builds millions of them (``zdb.exchange.synthetic``
+    builds them at C level, with ``tuple.__new__``)."""
+
     white: int
     black: int
     result: str
@@ -77,6 +89,28 @@ def _key(end_date: date, acronym: str, tournament_id: int) -> OrderKey:
     return (end_date, 1, acronym, tournament_id)
 
 
+_PKZ = attrgetter("pkz")
+_WHITE, _BLACK, _RESULT = attrgetter("white"), attrgetter("black"), attrgetter("result")
+_RESULTS = frozenset(code.value for code in ResultCode)
+
+
+def _plainly_valid(submission: TournamentSubmission) -> bool:
+    """Whether the players and games are free of every problem ``engine_view`` names (a player
+    listed twice, a game naming an unknown player or pairing one with himself, an unknown
+    result): checked as sets over columns, a fraction of building the engine's tournament. Where
+    this says no, ``engine_view`` finds the problem and names its place."""
+    players = set(map(_PKZ, submission.players))
+    whites = list(map(_WHITE, submission.games))
+    blacks = list(map(_BLACK, submission.games))
+    return (
+        len(players) == len(submission.players)
+        and players.issuperset(whites)
+        and players.issuperset(blacks)
+        and not any(map(eq, whites, blacks))
+        and _RESULTS.issuperset(map(_RESULT, submission.games))
+    )
+
+
 def _validate(submission: TournamentSubmission, tournament_id: int) -> None:
     problems = []
     if len(submission.acronym) != 3:
@@ -85,20 +119,27 @@ def _validate(submission: TournamentSubmission, tournament_id: int) -> None:
         )
     if submission.start_date is not None and submission.start_date > submission.end_date:
         problems.append(ValidationProblem("start_date", Message("lies after the end date")))
-    try:
-        submission.engine_view(tournament_id)
-    except InvalidInputError as error:
-        problems.append(ValidationProblem(error.place, error.problem))
+    if not _plainly_valid(submission):
+        try:
+            submission.engine_view(tournament_id)
+        except InvalidInputError as error:
+            problems.append(ValidationProblem(error.place, error.problem))
     if problems:
         raise ValidationError(problems)
 
 
 def submit_tournaments(
-    session: Session, submissions: Sequence[TournamentSubmission], *, by: str
+    session: Session,
+    submissions: Sequence[TournamentSubmission],
+    *,
+    by: str,
+    places: Sequence[str] | None = None,
 ) -> list[tuple[int, int]]:
     """Store submissions (new tournaments or corrections); returns (id, version) of each.
 
     Validation runs before anything is written: one bad submission refuses the whole batch.
+    ``places`` names each submission in its file (``events[7]``): a refusal then names the one
+    refused (``refused_at``).
     """
     hold(session, TOURNAMENT_IDS)  # concurrent submitters must not read the same highest id
     # Read under the lock, and lock the corrected tournaments' rows: a correction or a
@@ -117,28 +158,24 @@ def submit_tournaments(
     now = datetime.now(UTC)
     assigned: list[tuple[int, int]] = []
     dirty: list[OrderKey] = []
-    versions, participants, games = [], [], []
-    for submission in submissions:
+    created: dict[int, int] = {}  # tournaments new in this batch: their current version
+    versions, stored = [], []
+    for position, submission in enumerate(submissions):
         tid = submission.tournament_id
         if tid is None:
             tid, next_id = next_id, next_id + 1
         next_id = max(next_id, tid + 1)
-        _validate(submission, tid)
         record = records.get(tid)
-        if record is None:
-            record = TournamentRecord(id=tid, current_version=1, status="received", created_by=by)
-            session.add(record)
-            records[tid] = record
-        elif record.status == "withdrawn":
-            raise ConflictError(f"tournament {tid} was withdrawn; its id is never reused")
-        else:
-            if record.evaluated_version is not None:
-                old = session.get(TournamentVersion, (tid, record.evaluated_version))
-                assert old is not None
-                dirty.append(_key(old.end_date, old.acronym, tid))
-            record.current_version += 1
-            record.status = "received"
-        version = record.current_version
+        try:
+            _validate(submission, tid)
+            if record is None:
+                version = created[tid] = created.get(tid, 0) + 1
+            else:
+                version = _correct(session, record, dirty)
+        except DomainError as error:
+            if places is None:
+                raise
+            raise refused_at(error, places[position]) from None
         assigned.append((tid, version))
         dirty.append(_key(submission.end_date, submission.acronym, tid))
         versions.append(
@@ -157,13 +194,14 @@ def submit_tournaments(
                 now,
             )
         )
-        participants += [
-            (tid, version, p.pkz, k, p.birth_year, p.member, p.fide_rating) for k, p in enumerate(submission.players)
-        ]
-        games += [
-            (tid, version, k, g.round, g.board, g.white, g.black, g.result) for k, g in enumerate(submission.games)
-        ]
-    session.flush()  # tournament records first: the versions refer to them
+        stored.append((tid, version, submission))
+    session.flush()  # the corrected tournaments' records
+    copy_rows(
+        session,
+        TournamentRecord.__table__,  # type: ignore[arg-type]
+        ("id", "current_version", "status", "created_by"),
+        ((tid, version, "received", by) for tid, version in created.items()),
+    )
     copy_rows(
         session,
         TournamentVersion.__table__,  # type: ignore[arg-type]
@@ -183,20 +221,42 @@ def submit_tournaments(
         ),
         versions,
     )
-    copy_rows(
-        session,
-        Participation.__table__,  # type: ignore[arg-type]
-        ("tournament_id", "version", "player_pkz", "position", "birth_year", "member", "fide_rating"),
-        participants,
-    )
-    copy_rows(
-        session,
-        GameRow.__table__,  # type: ignore[arg-type]
-        ("tournament_id", "version", "seq", "round", "board", "white_pkz", "black_pkz", "result"),
-        games,
-    )
+    # Participants before games: outside a bulk load, a game's keys are checked as it is written.
+    # Each tournament's lines are sent as soon as they are made: the server stores them while
+    # the next are made.
+    with copy_text(session, Participation.__tablename__, PARTICIPANT_COLUMNS) as write:
+        for tid, version, submission in stored:
+            if submission.players:
+                write(participant_lines(tid, version, submission.players))
+    with copy_text(session, GameRow.__tablename__, GAME_COLUMNS) as write:
+        for tid, version, submission in stored:
+            if submission.games:
+                write(game_lines(tid, version, submission.games))
     mark_dirty(session, dirty)
     return assigned
+
+
+def refused_at(error: DomainError, place: str) -> DomainError:
+    """The same refusal, naming the part of a file it arose at (``events[7]``)."""
+    if isinstance(error, ValidationError):
+        return ValidationError([ValidationProblem(f"{place}.{p.place}", p.text) for p in error.problems])
+    if type(error) in (NotFoundError, ConflictError, DomainError):
+        return type(error)(f"{place}: {error}")
+    return error
+
+
+def _correct(session: Session, record: TournamentRecord, dirty: list[OrderKey]) -> int:
+    """A known tournament takes a new version (received again); its evaluated version's place
+    joins ``dirty``. Returns the new version's number."""
+    if record.status == "withdrawn":
+        raise ConflictError(f"tournament {record.id} was withdrawn; its id is never reused")
+    if record.evaluated_version is not None:
+        old = session.get(TournamentVersion, (record.id, record.evaluated_version))
+        assert old is not None
+        dirty.append(_key(old.end_date, old.acronym, record.id))
+    record.current_version += 1
+    record.status = "received"
+    return record.current_version
 
 
 def withdraw_tournament(session: Session, tournament_id: int, *, by: str) -> None:

@@ -11,7 +11,6 @@ transaction is rolled back, so it is written afterwards, on a connection of its 
 
 from __future__ import annotations
 
-import gc
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -19,6 +18,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from zdb.common.collector import collector_paused
 from zdb.config import settings
 from zdb.db import database_key, unit_of_work
 from zdb.rating.kernel import use_compiled
@@ -117,20 +117,13 @@ def run_recalculation(
     progress = _ProgressWriter(engine, report)
     began = datetime.now(UTC)
     use_compiled(settings().compiled_kernel)
-    # A run allocates millions of small objects and frees them in bulk at the end; the cyclic
-    # collector's scans over that heap would cost more than the run (none of it forms cycles).
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        with unit_of_work(engine) as session:
+        with collector_paused(), unit_of_work(engine) as session:
             outcome = recalculate(session, from_scratch=from_scratch, progress=progress, started=progress.start)
     except Exception as error:
         progress.forget()
         _record_failure(engine, began, error, progress.started)
         raise
-    finally:
-        if collecting:
-            gc.enable()
     if progress.started:
         progress.stop()
     return outcome
