@@ -168,3 +168,35 @@ def test_a_person_without_a_portal_id_is_written_with_his_number_and_found_again
         assert after == before, name
     again = _import(sqlite_url, first, dry_run=True)
     assert again.counts["people_new"] == again.counts["memberships_new"] == 0
+
+
+def test_the_dewis_file_zdb_wrote_finds_everyone_again(generated: bytes, postgres_url: str) -> None:
+    """People who came with the portal's ``NU…`` ids are written in the DeWIS layout with their
+    person numbers: taken in again, each number finds its own person (same name), nobody new."""
+    _import(postgres_url, generated)
+    dewis = _export(postgres_url, encoding="utf-8")
+    assert dict(_files(dewis))["spieler.csv"].startswith(b"ID,VKZ,")
+    again = _import(postgres_url, dewis, dry_run=True)
+    counts = {kind: again.counts[kind] for kind in ("people_new", "people_linked", "memberships_new")}
+    assert counts == {"people_new": 0, "people_linked": 0, "memberships_new": 0}
+    assert again.counts["memberships_ended"] == 0 and again.counts["people_unchanged"] > 40
+
+
+def test_a_dewis_number_that_describes_someone_else_finds_nobody(generated: bytes, postgres_url: str) -> None:
+    _import(postgres_url, generated)
+    files = dict(_files(_export(postgres_url, encoding="utf-8")))
+    header, first, *rest = files["spieler.csv"].decode().split("\n")  # DeWIS lines end in LF
+    columns = next(csv.reader([header]))
+    values = next(csv.reader([first]))
+    values[columns.index("Spielername")] = "Anders,Jemand"
+    values[columns.index("FIDE-ID")] = ""  # another person: not the FIDE id of the stored one
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerow(values)
+    files["spieler.csv"] = "\n".join([header, text.getvalue().removesuffix("\n"), *rest]).encode()
+    changed = io.BytesIO()
+    with zipfile.ZipFile(changed, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    with unit_of_work(engine_for(postgres_url)) as session:
+        again = import_rating_list(session, changed.getvalue(), file="LV-0-csv.zip", list_date=LIST_DATE, dry_run=True)
+    assert again.counts["people_new"] == 1 and again.counts["people_unchanged"] > 40

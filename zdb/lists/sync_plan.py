@@ -27,8 +27,12 @@ The choices where the issue is silent, as a rating officer would expect them:
   (``zdb.formats.portal_files``), which no ``NU…`` id can be. So a digit ``ID`` in the portal's
   layout finds the person with that number who has no external id — a re-import of ZDB's own
   file does not create him twice — and a database that does not know him gives him that number
-  where it is free, as for a DeWIS list. The DeWIS layout's ``ID`` is the federation's number,
-  not necessarily ZDB's, so it finds nobody by number.
+  where it is free, as for a DeWIS list.
+- **ZDB's own DeWIS files.** The DeWIS layout's ``ID`` is the federation's number, not
+  necessarily ZDB's: it finds the person with that number only if he is the one the line
+  describes (the same name, folded, and no other birth year) and no other DeWIS list numbered
+  him (his external id is not another number). So ZDB's DeWIS export of people who came with
+  the portal's ``NU…`` ids finds each of them again instead of creating him twice.
 - **A status or number change** of a current membership is written in place (audited with
   before, after and the list's date); a transfer is the end of one membership and the
   beginning of another.
@@ -100,6 +104,23 @@ def _own_person(stored: _Stored, person_id: str) -> int | None:
     if number is None or number not in stored.people or stored.people[number][0] is not None:
         return None
     return number
+
+
+def _numbered_alike(stored: _Stored, person_id: str, listed: Facts) -> int | None:
+    """The person a DeWIS ``ID`` numbers, if the line describes him (see "ZDB's own DeWIS
+    files" above)."""
+    number = _kept_number(person_id)
+    if number is None or number not in stored.people:
+        return None
+    external, facts = stored.people[number]
+    if external is not None and _kept_number(external) is not None:
+        return None  # numbered by another DeWIS list: that list's id finds him
+    same_name = (fold_name(facts.surname), fold_name(facts.given_name)) == (
+        fold_name(listed.surname),
+        fold_name(listed.given_name),
+    )
+    years = facts.birth_year is None or listed.birth_year is None or facts.birth_year == listed.birth_year
+    return number if same_name and years else None
 
 
 @dataclass(slots=True)
@@ -330,6 +351,8 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
             pkz = stored.by_external.get(person_id)
             if pkz is None and numbers_are_ours:
                 pkz = _own_person(stored, person_id)
+            elif pkz is None and layout == "dewis":
+                pkz = _numbered_alike(stored, person_id, listed)
             if pkz is None and listed.fide_id is not None:
                 candidate = stored.by_fide.get(listed.fide_id)
                 if candidate is not None and stored.people[candidate][0] is None and candidate not in seen:
