@@ -80,7 +80,10 @@ def run(scale: float, seed: int, server: str) -> dict[str, Any]:
         del world
         command = [sys.executable, "-m", "zdb", "import", "--no-recalc", str(document)]
         began, cpu = time.perf_counter(), _children_cpu()
-        subprocess.run(command, env={**os.environ, "ZDB_DATABASE_URL": url}, check=True, capture_output=True)
+        environment = {**os.environ, "ZDB_DATABASE_URL": url}
+        done = subprocess.run(command, check=False, env=environment, capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"zdb import failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
         imported = {"s": time.perf_counter() - began, "cpu_s": _children_cpu() - cpu}
     return {
         "scale": scale,

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from zdb.auth.models import AuditEntry
-from zdb.bulk import copy_rows
+from zdb.bulk import copy_rows, in_chunks
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.formats.dsb_files import Codec
 from zdb.formats.list_reader import read_rating_list
 from zdb.lists.models import ListBaseline
 from zdb.messages import Message
-from zdb.players.models import Player
+from zdb.players.service import pkz_by_external_id
 from zdb.ratings.models import StartRatingRow
 from zdb.ratings.recalculation.dirty import mark_dirty
 
@@ -38,15 +38,9 @@ def rebaseline(session: Session, data: bytes, *, file: str, day: date, codec: Co
     if not rating_list.people:
         raise ValidationError([ValidationProblem(file, Message("a re-baseline needs a list with person ids (ID)"))])
     rated = {p.person_id: p.member for p in rating_list.people if p.member.rating is not None}
-    known: dict[str | None, int] = {}
-    keys = list(rated)
-    for start in range(0, len(keys), 5000):  # SQLite takes at most 32,766 values in one statement
-        chosen = select(Player.external_id, Player.pkz).where(Player.external_id.in_(keys[start : start + 5000]))
-        known.update((key, pkz) for key, pkz in session.execute(chosen))
+    known = pkz_by_external_id(session, [key for key in rated if key is not None])
     states = [(known[key], member) for key, member in rated.items() if key in known]
-    numbers = [pkz for pkz, _ in states]
-    for start in range(0, len(numbers), 5000):
-        chunk = numbers[start : start + 5000]
+    for chunk in in_chunks(pkz for pkz, _ in states):
         session.execute(
             delete(StartRatingRow).where(StartRatingRow.player_pkz.in_(chunk), StartRatingRow.rating_date == day)
         )

@@ -9,7 +9,7 @@ from datetime import date
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from zdb.bulk import copy_rows
+from zdb.bulk import copy_rows, in_chunks
 from zdb.common.names import fold_name
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.players.models import Player
@@ -82,5 +82,8 @@ def create_players(session: Session, players: Sequence[NewPlayer]) -> list[int]:
 
 
 def pkz_by_external_id(session: Session, external_ids: Sequence[str]) -> dict[str, int]:
-    rows = session.execute(select(Player.external_id, Player.pkz).where(Player.external_id.in_(list(external_ids))))
-    return {r.external_id: r.pkz for r in rows}
+    found: dict[str, int] = {}
+    for chunk in in_chunks(external_ids):
+        rows = session.execute(select(Player.external_id, Player.pkz).where(Player.external_id.in_(chunk)))
+        found.update((r.external_id, r.pkz) for r in rows)
+    return found

@@ -1,6 +1,15 @@
-"""``zdb verify``: recompute the whole time line in memory and compare it with every stored
-figure: evaluation rows, history rows, current states. Pending changes count as differences:
-until they are recalculated the database does not equal the from-scratch evaluation."""
+"""``zdb verify``: recompute the whole time line and compare it with every stored figure:
+evaluation rows, history rows, current states. Pending changes count as differences: until they
+are recalculated the database does not equal the from-scratch evaluation.
+
+The comparison walks the time line as a from-scratch run does (``windows``): tournaments are
+read a window at a time and each step is compared as it comes, so memory stays flat in the
+number of years. The stored history is read in its primary key's order, which is the time
+line's order (spec §2: end date, phase, text, id; the text in code point order, migration
+0004), and merged with the steps; the stored report rows are read for each ``_CHUNK`` of
+tournaments. What is stored but belongs to no step (a history row between two events, a report
+of a tournament no longer on the time line) is found on the way.
+"""
 
 from __future__ import annotations
 
@@ -11,92 +20,150 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from zdb.bulk import stream_rows
-from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, Tournament, order_key, replay_steps
-from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, PlayerState, Step, Tournament, replay_steps
+from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
 from zdb.ratings.recalculation import repository as repo
-from zdb.ratings.recalculation import tournament_loader
+from zdb.ratings.recalculation import windows
 from zdb.tournaments import repository as tournaments
 
 __all__ = ["verify"]
 
+#: tournaments whose stored report rows are read together
+_CHUNK = 500
 
-def _expected(
-    session: Session,
-) -> tuple[dict[Any, tuple[Any, ...]], dict[Any, tuple[Any, ...]], dict[int, tuple[Any, ...]]]:
+_H = HistoryRow
+_HISTORY = select(
+    _H.event_date,
+    _H.event_phase,
+    _H.event_text,
+    _H.event_id,
+    _H.player_pkz,
+    _H.tournament_id,
+    _H.tournament_version,
+    _H.old_rating,
+    _H.old_index,
+    _H.old_leftover,
+    _H.new_rating,
+    _H.new_index,
+    _H.new_leftover,
+    _H.evaluated,
+).order_by(_H.event_date, _H.event_phase, _H.event_text, _H.event_id, _H.player_pkz)
+
+
+class _Differences:
+    """The differences found, per kind, each kind in the order of its keys."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[tuple[str, str]]] = {"history": [], "evaluation": [], "current": []}
+
+    def compare(self, kind: str, expected: dict[Any, Any], stored: dict[Any, Any]) -> None:
+        for key in expected.keys() | stored.keys():
+            want, have = expected.get(key), stored.get(key)
+            if want == have:
+                continue
+            if want is None:
+                text = f"{kind} {key}: stored but not expected: {have}"
+            elif have is None:
+                text = f"{kind} {key}: missing, expected {want}"
+            else:
+                text = f"{kind} {key}: stored {have}, expected {want}"
+            self.found[kind].append((repr(key), text))
+
+    def texts(self) -> list[str]:
+        return [text for kind in self.found.values() for _, text in sorted(kind)]
+
+
+class _StoredHistory:
+    """The stored history rows in the time line's order, taken event by event."""
+
+    def __init__(self, session: Session) -> None:
+        self._rows = stream_rows(session, _HISTORY)
+        self._next: tuple[Any, ...] | None = next(self._rows, None)
+
+    def before(self, event: tuple[Any, ...] | None) -> dict[Any, tuple[Any, ...]]:
+        """The rows of events before ``event`` (every row left when None), by their key."""
+        rows = {}
+        while self._next is not None and (event is None or self._next[:4] < event):
+            rows[self._next[:5]] = self._next[5:]
+            self._next = next(self._rows, None)
+        return rows
+
+    def at(self, event: tuple[Any, ...]) -> dict[Any, tuple[Any, ...]]:
+        """The rows of ``event``, by their key."""
+        rows = {}
+        while self._next is not None and self._next[:4] == event:
+            rows[self._next[:5]] = self._next[5:]
+            self._next = next(self._rows, None)
+        return rows
+
+
+def _steps(session: Session, initial: dict[str, PlayerState], versions: dict[int, int]) -> Iterator[Step]:
+    heads = windows.load_heads(session)
+    versions.update({key[3]: version for key, version in heads})
+    others: list[Event] = [*repo.load_start_ratings(session), *CONVERSIONS]
+    return replay_steps(initial, windows.windowed_timeline(session, heads, others))
+
+
+def _compare_reports(session: Session, steps: list[tuple[Step, int]], differences: _Differences) -> None:
+    stored = repo.stored_evaluations(session, [(step.key[3], version) for step, version in steps])
+    for step, version in steps:
+        assert step.evaluation is not None
+        tid = step.key[3]
+        rows = repo.evaluation_rows(tid, version, step.evaluation.rule_set, step.evaluation.rows)
+        expected = {row[:3]: row[3:] for row in rows}
+        have = {(tid, version, pkz): values for pkz, values in stored[(tid, version)].items()}
+        differences.compare("evaluation", expected, have)
+
+
+def _compare_steps(session: Session, differences: _Differences) -> dict[str, PlayerState]:
+    """Every step against the stored history and reports; the final states."""
+    versions: dict[int, int] = {}
+    history = _StoredHistory(session)
     initial = repo.load_initial_states(session)
-    loaded = tournament_loader.load_tournaments(session)
-    events: list[Event] = [t for t, _ in loaded.values()]
-    events += repo.load_start_ratings(session)
-    events += CONVERSIONS
-    history: dict[Any, tuple[Any, ...]] = {}
-    evaluations: dict[Any, tuple[Any, ...]] = {}
     final = dict(initial)
-    for step in replay_steps(initial, sorted(events, key=order_key)):
+    reported: list[tuple[Step, int]] = []
+    evaluated: set[tuple[int, int]] = set()
+    for step in _steps(session, initial, versions):
         final.update(step.outputs)
-        version = loaded[step.key[3]][1] if isinstance(step.event, Tournament) else None
-        for row in repo.history_rows(step, version):
-            history[(*row[:4], row[4])] = row[5:]
+        version = versions[step.key[3]] if isinstance(step.event, Tournament) else None
+        differences.compare("history", {}, history.before(step.key))
+        expected = {(*row[:4], row[4]): row[5:] for row in repo.history_rows(step, version)}
+        differences.compare("history", expected, history.at(step.key))
         if step.evaluation is not None:
             assert version is not None
-            for row in repo.evaluation_rows(step.key[3], version, step.evaluation.rule_set, step.evaluation.rows):
-                evaluations[(row[0], row[1], row[2])] = row[3:]
-    current = {
-        int(pid): (s.rating, s.index, repo.encode_leftover(s.leftover)) for pid, s in final.items() if s != EMPTY_STATE
-    }
-    return history, evaluations, current
-
-
-def _stored(
-    session: Session,
-) -> tuple[dict[Any, tuple[Any, ...]], dict[Any, tuple[Any, ...]], dict[int, tuple[Any, ...]]]:
-    h = HistoryRow
-    history_query = select(
-        h.event_date,
-        h.event_phase,
-        h.event_text,
-        h.event_id,
-        h.player_pkz,
-        h.tournament_id,
-        h.tournament_version,
-        h.old_rating,
-        h.old_index,
-        h.old_leftover,
-        h.new_rating,
-        h.new_index,
-        h.new_leftover,
-        h.evaluated,
-    )
-    history = {row[:5]: row[5:] for row in stream_rows(session, history_query)}
-    evaluations = {row[:3]: row[3:] for row in stream_rows(session, select(*repo.EVALUATION_VALUES))}
-    r = PlayerRating
-    current = {
-        row[0]: row[1:] for row in stream_rows(session, select(r.player_pkz, r.rating, r.rating_index, r.leftover))
-    }
-    return history, evaluations, current
-
-
-def _compare(kind: str, expected: dict[Any, Any], stored: dict[Any, Any]) -> Iterator[str]:
-    for key in sorted(expected.keys() | stored.keys(), key=repr):
-        want, have = expected.get(key), stored.get(key)
-        if want != have:
-            if want is None:
-                yield f"{kind} {key}: stored but not expected: {have}"
-            elif have is None:
-                yield f"{kind} {key}: missing, expected {want}"
-            else:
-                yield f"{kind} {key}: stored {have}, expected {want}"
+            reported.append((step, version))
+            evaluated.add((step.key[3], version))
+            if len(reported) == _CHUNK:
+                _compare_reports(session, reported, differences)
+                reported = []
+    _compare_reports(session, reported, differences)
+    differences.compare("history", {}, history.before(None))
+    # Reports of tournaments (or versions) the time line no longer holds.
+    e = Evaluation
+    pairs = session.execute(select(e.tournament_id, e.version).distinct()).all()
+    strays = repo.stored_evaluations(session, [(tid, v) for tid, v in pairs if (tid, v) not in evaluated])
+    for (tid, version), rows in strays.items():
+        differences.compare("evaluation", {}, {(tid, version, pkz): values for pkz, values in rows.items()})
+    return final
 
 
 def verify(session: Session) -> list[str]:
     """Every difference between the stored results and a from-scratch evaluation."""
-    differences = [
+    pending = [
         f"tournament {p.id}: {'withdrawal' if p.withdrawn else f'version {p.current_version}'} not yet recalculated"
         for p in tournaments.pending_tournaments(session)
     ]
-    differences += [
+    pending += [
         f"start rating of {s.pid} on {s.date}: not yet recalculated" for s in repo.load_start_ratings(session, True)
     ]
-    expected, stored = _expected(session), _stored(session)
-    for kind, want, have in zip(("history", "evaluation", "current"), expected, stored, strict=True):
-        differences += _compare(kind, want, have)
-    return differences
+    differences = _Differences()
+    final = _compare_steps(session, differences)
+    current = {
+        int(pid): (s.rating, s.index, repo.encode_leftover(s.leftover)) for pid, s in final.items() if s != EMPTY_STATE
+    }
+    r = PlayerRating
+    stored = {
+        row[0]: row[1:] for row in stream_rows(session, select(r.player_pkz, r.rating, r.rating_index, r.leftover))
+    }
+    differences.compare("current", current, stored)
+    return pending + differences.texts()
