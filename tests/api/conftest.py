@@ -4,7 +4,6 @@ or one world per module and backend for the read-only tests), and a client on th
 from __future__ import annotations
 
 import shutil
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,8 +12,7 @@ from fastapi.testclient import TestClient
 
 from tests.api.world import World, build_world
 from tests.db.conftest import (  # noqa: F401 - fixtures used here and by the tests
-    _admin,
-    _with_database,
+    database_copy,
     database_url,
     postgres_server,
     postgres_template,
@@ -35,14 +33,8 @@ def world_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     if request.param == "postgresql":
         server = request.getfixturevalue("postgres_server")
         template = request.getfixturevalue("postgres_template")
-        name = f"zdb_api_{uuid.uuid4().hex[:12]}"
-        with _admin(server) as admin:
-            admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-        url = _with_database(server, name)
-        yield url
-        engine_for(url).dispose()
-        with _admin(server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        with database_copy(server, template, "zdb_api") as url:
+            yield url
     else:
         template: Path = request.getfixturevalue("sqlite_template")
         path = tmp_path_factory.mktemp("api") / "zdb.sqlite3"

@@ -12,6 +12,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -70,17 +71,26 @@ def postgres_template(postgres_server: str) -> Iterator[str]:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@contextmanager
+def database_copy(server: str, template: str, prefix: str = "zdb_test") -> Iterator[str]:
+    """A database of its own on ``server``, copied from ``template``: its URL; dropped after."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with _admin(server) as admin:
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    url = _with_database(server, name)
+    try:
+        yield url
+    finally:
+        engine_for(url).dispose()
+        with _admin(server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def postgres_url(postgres_server: str, postgres_template: str) -> Iterator[str]:
     """A fresh, migrated PostgreSQL database of this test's own."""
-    name = f"zdb_test_{uuid.uuid4().hex[:12]}"
-    with _admin(postgres_server) as admin:
-        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_template}"')
-    url = _with_database(postgres_server, name)
-    yield url
-    engine_for(url).dispose()
-    with _admin(postgres_server) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with database_copy(postgres_server, postgres_template) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

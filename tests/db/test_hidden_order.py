@@ -5,14 +5,13 @@ to a from-scratch replay of the engine, and ``verify`` finds no difference."""
 from __future__ import annotations
 
 import shutil
-import uuid
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.db.conftest import _admin, _with_database
+from tests.db.conftest import database_copy
 from tests.db.scenario import assert_export_equals, differences, exported, recalc, submit
 from tests.rating.strategies import time_lines, tournaments
 from zdb.db import engine_for
@@ -76,16 +75,8 @@ EXAMPLES = settings(max_examples=12, deadline=None, suppress_health_check=list(H
 @EXAMPLES
 @given(case=submission_orders())
 def test_hidden_order_on_postgresql(postgres_server: str, postgres_template: str, case: Any) -> None:
-    name = f"zdb_test_{uuid.uuid4().hex[:12]}"
-    with _admin(postgres_server) as admin:
-        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_template}"')
-    url = _with_database(postgres_server, name)
-    try:
+    with database_copy(postgres_server, postgres_template) as url:
         _check(url, case)
-    finally:
-        engine_for(url).dispose()
-        with _admin(postgres_server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @EXAMPLES

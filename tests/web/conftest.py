@@ -10,8 +10,6 @@ from fastapi.testclient import TestClient
 from tests.api.conftest import world, world_url  # noqa: F401 - fixtures used here and by the tests
 from tests.api.world import World
 from tests.db.conftest import (  # noqa: F401 - fixtures used by the tests
-    _admin,
-    _with_database,
     database_url,
     postgres_server,
     postgres_template,

@@ -13,14 +13,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 from benchmarks.pages import StatementCounter, largest_pages, server_ms
-from tests.db.conftest import _admin, _with_database
+from tests.db.conftest import database_copy
 from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for
@@ -33,16 +32,11 @@ MOST_STATEMENTS = 16
 
 @pytest.fixture(scope="module")
 def federation(postgres_server: str, postgres_template: str) -> Iterator[tuple[TestClient, StatementCounter]]:
-    name = f"zdb_pages_{uuid.uuid4().hex[:12]}"
-    with _admin(postgres_server) as admin:
-        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_template}"')
-    url = _with_database(postgres_server, name)
-    env = {**os.environ, "ZDB_DATABASE_URL": url}
-    subprocess.run([sys.executable, "-m", "zdb", "synth", "--scale", SCALE], env=env, check=True, capture_output=True)
-    yield TestClient(create_app(Settings(database_url=url), recalculation=False)), StatementCounter(engine_for(url))
-    engine_for(url).dispose()
-    with _admin(postgres_server) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with database_copy(postgres_server, postgres_template, "zdb_pages") as url:
+        env = {**os.environ, "ZDB_DATABASE_URL": url}
+        command = [sys.executable, "-m", "zdb", "synth", "--scale", SCALE]
+        subprocess.run(command, env=env, check=True, capture_output=True)
+        yield TestClient(create_app(Settings(database_url=url), recalculation=False)), StatementCounter(engine_for(url))
 
 
 def test_every_page_of_the_largest_objects_runs_a_bounded_number_of_statements(
