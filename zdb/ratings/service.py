@@ -9,7 +9,7 @@ from datetime import date
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from zdb.bulk import copy_rows
+from zdb.bulk import copy_rows, in_chunks
 from zdb.rating import PlayerState
 from zdb.ratings.models import InitialState, StartRatingRow
 from zdb.ratings.recalculation.dirty import mark_dirty
@@ -23,7 +23,8 @@ def set_initial_states(session: Session, states: Mapping[int, PlayerState]) -> N
     so the whole time line is dirty."""
     if not states:
         return
-    session.execute(delete(InitialState).where(InitialState.player_pkz.in_(list(states))))
+    for chunk in in_chunks(states):
+        session.execute(delete(InitialState).where(InitialState.player_pkz.in_(chunk)))
     rows = ((pkz, s.rating, s.index, encode_leftover(s.leftover)) for pkz, s in states.items())
     copy_rows(session, InitialState.__table__, ("player_pkz", "rating", "rating_index", "leftover"), rows)  # type: ignore[arg-type]
     mark_dirty(session, [(date.min, 0, "", 0)])
