@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from datetime import date, timedelta
 from itertools import combinations
+from random import Random
 
 import pytest
 
@@ -20,7 +21,7 @@ from zdb.synthetic import (
     generate,
     late_open,
 )
-from zdb.synthetic.clubs import REGIONS
+from zdb.synthetic.clubs import FULL_CLUBS, REGIONS, build_clubs
 from zdb.synthetic.pairing import Swiss, round_robin
 
 SCALE = 0.01
@@ -62,6 +63,16 @@ def test_federation_tree_and_clubs(federation: SyntheticFederation) -> None:
     assert {club.region for club in federation.clubs} == region_chars
     assert len({club.zps for club in federation.clubs}) == len(federation.clubs)
     assert len({club.name for club in federation.clubs}) == len(federation.clubs)
+
+
+@pytest.mark.parametrize("scale", [4.7, 10.0])
+def test_club_codes_keep_the_zps_format_at_every_scale(scale: float) -> None:
+    federations, clubs = build_clubs(Random("1:clubs"), scale)
+    assert len(clubs) == round(FULL_CLUBS * scale)
+    assert all(re.fullmatch(r"[1-9A-H]\d{4}", club.zps) for club in clubs)
+    assert len({club.zps for club in clubs}) == len(clubs)
+    districts = [f.code for f in federations if f.level is FederationLevel.DISTRICT]
+    assert all(re.fullmatch(r"[1-9A-H]\d\d", code) for code in districts)
 
 
 def test_players(federation: SyntheticFederation) -> None:

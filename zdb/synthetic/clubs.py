@@ -41,6 +41,7 @@ REGIONS: tuple[tuple[str, str, str, int], ...] = (
 FULL_CLUBS = 2500
 CLUBS_PER_DISTRICT = 22
 MAX_PER_DISTRICT = 99  # two digits of the ZPS
+MAX_DISTRICTS = 99  # two digits of the ZPS
 
 
 def apportion(total: int, weights: list[int]) -> list[int]:
@@ -64,7 +65,9 @@ def build_clubs(rng: Random, scale: float) -> tuple[tuple[Federation, ...], tupl
     for (char, name, _, _), count in zip(REGIONS, apportion(total, [w for *_, w in REGIONS]), strict=True):
         region = Federation(char + "00", name, FederationLevel.REGIONAL, NATIONAL.code)
         federations.append(region)
-        districts = max(1, round(count / CLUBS_PER_DISTRICT), -(-count // MAX_PER_DISTRICT))
+        # Above about scale 4.5 the largest region (NRW) would need a 100th district: its districts
+        # grow instead (the ZPS has two digits for each).
+        districts = max(1, min(MAX_DISTRICTS, round(count / CLUBS_PER_DISTRICT)), -(-count // MAX_PER_DISTRICT))
         for d, size in enumerate(apportion(count, [1] * districts), start=1):
             code = f"{char}{d:02d}"
             federations.append(
