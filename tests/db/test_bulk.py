@@ -187,6 +187,32 @@ def test_a_keys_table_joins_exactly_its_keys(postgres_url: str) -> None:
         assert joined([]) == set()
 
 
+def test_a_streamed_statement_of_a_known_shape_reads_its_own_values(database_url: str) -> None:
+    """``stream_rows`` compiles a statement's shape once: the second statement of that shape
+    must still bind its own values (a scalar, an array of keys, an IN list of another length)."""
+    _players(database_url)
+    p = Participation.__table__
+    with unit_of_work(engine_for(database_url)) as session:
+        every = sorted(tuple(row) for row in session.execute(select(p.c.tournament_id, p.c.version, p.c.player_pkz)))
+        tournaments = sorted({key[0] for key in every})
+        assert len(tournaments) >= 2
+        for tid in tournaments[:2]:
+            query = select(p.c.player_pkz).where(p.c.tournament_id == tid).order_by(p.c.player_pkz)
+            for server_side in (True, False):
+                assert [row[0] for row in stream_rows(session, query, server_side=server_side)] == [
+                    key[2] for key in every if key[0] == tid
+                ]
+        for wanted in (tournaments[:1], tournaments[:2], tournaments[1:2]):
+            query = select(p.c.player_pkz).where(p.c.tournament_id.in_(wanted)).order_by(p.c.player_pkz)
+            assert [row[0] for row in stream_rows(session, query)] == sorted(k[2] for k in every if k[0] in wanted)
+        if database_url.startswith("postgresql"):
+            for keys in (every[:3], every[3:4]):
+                table = keys_table([p.c.tournament_id, p.c.version, p.c.player_pkz], keys)
+                on = (p.c.tournament_id == table.c.tournament_id) & (p.c.version == table.c.version)
+                query = select(p.c.player_pkz).join(table, on & (p.c.player_pkz == table.c.player_pkz))
+                assert sorted(row[0] for row in stream_rows(session, query)) == sorted(k[2] for k in keys)
+
+
 _GAME_COLUMNS = ("tournament_id", "version", "seq", "round", "board", "white_pkz", "black_pkz", "result")
 _KEYS_OF_LOADED_TABLES = text(
     "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
@@ -239,3 +265,20 @@ def test_keys_checked_at_the_end_come_back_as_the_migrations_made_them(postgres_
     with unit_of_work(engine_for(postgres_url)) as session:
         assert session.execute(_KEYS_OF_LOADED_TABLES).all() == migrated
         assert session.execute(select(func.count()).select_from(GameRow)).scalar_one() == games + 1
+
+
+_PLANNER = text(
+    "SELECT current_setting('enable_mergejoin'), current_setting('enable_nestloop'),"
+    " current_setting('maintenance_work_mem')"
+)
+
+
+def test_the_key_checks_leave_the_planner_as_they_found_it(postgres_url: str) -> None:
+    """The checks at the end force a hash join for themselves only: the rest of the transaction
+    plans as configured."""
+    with unit_of_work(engine_for(postgres_url)) as session:
+        before = session.execute(_PLANNER).one()
+        with foreign_keys_checked_at_end(session, [Participation.__table__, GameRow.__table__]):  # type: ignore[list-item]
+            pass
+        assert session.execute(_PLANNER).one() == before
+        assert before[:2] == ("on", "on")
