@@ -36,6 +36,11 @@ Ints = NDArray[np.int64]
 _WIRE = {"int16": (SmallInteger(), "int2send"), "int32": (Integer(), "int4send"), "int64": (BigInteger(), "int8send")}
 
 
+_CURRENT = text("SELECT current_setting('jit'), current_setting('work_mem')")
+_SET = text("SELECT set_config('jit', :jit, true), set_config('work_mem', :work_mem, true)")
+_SORT_MEMORY = "64MB"
+
+
 @dataclass(frozen=True, slots=True)
 class GroupedColumns:
     """Rows grouped by key: group g holds rows ``starts[g]`` to ``starts[g + 1]`` of every
@@ -67,11 +72,14 @@ def read_grouped_columns(
     ]
     query = select(*key_columns, *packed).group_by(*key_columns).order_by(*key_columns)
     # The server would compile this plan to machine code first (its cost estimate is high),
-    # which takes longer than running it; the binary cursor takes the byte strings as they are.
-    jit = session.execute(text("SELECT current_setting('jit')")).scalar_one()
-    session.execute(text("SELECT set_config('jit', 'off', true)"))
+    # which takes longer than running it. It sorts the rows of the groups asked for (a window
+    # of a from-scratch run: some 200,000 games) before packing them: in memory, not in files
+    # (measured: that sort 30 % faster, the whole read a fifth). The binary cursor takes the
+    # byte strings as they are.
+    before = session.execute(_CURRENT).one()
+    session.execute(_SET, {"jit": "off", "work_mem": _SORT_MEMORY})
     rows = list(stream_rows(session, query, server_side=False))
-    session.execute(text("SELECT set_config('jit', :jit, true)"), {"jit": jit})
+    session.execute(_SET, {"jit": before[0], "work_mem": before[1]})
     sizes = [np.dtype(d).itemsize for d in dtypes]
     counts = [len(row[keys] or b"") // sizes[0] for row in rows]
     for row, count in zip(rows, counts, strict=True):

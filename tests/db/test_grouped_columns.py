@@ -7,7 +7,7 @@ from itertools import groupby
 
 import numpy as np
 import pytest
-from sqlalchemy import Integer, cast, func, select
+from sqlalchemy import Integer, cast, func, select, text
 
 from tests.conftest import VECTORS
 from tests.db.scenario import submit
@@ -36,6 +36,19 @@ def test_groups_hold_the_rows_of_a_plain_select_in_order(database_url: str) -> N
         for g, key in enumerate(grouped.keys)
     }
     assert got == expected
+
+
+def test_the_read_leaves_the_transaction_settings_as_it_found_them(postgres_url: str) -> None:
+    """The read turns off JIT and sorts in more memory for itself only."""
+    submit(postgres_url, {"initial_states": {}, "events": REPLAY["events"]})
+    settings = text("SELECT current_setting('jit'), current_setting('work_mem')")
+    source = select(Participation.tournament_id, Participation.version, Participation.position)
+    with unit_of_work(engine_for(postgres_url)) as session:
+        session.execute(text("SELECT set_config('work_mem', '5MB', true)"))
+        before = session.execute(settings).one()
+        read_grouped_columns(session, source, 2, ("int32",))
+        assert session.execute(settings).one() == before
+        assert before[1] == "5MB"
 
 
 def test_a_null_value_is_refused(database_url: str) -> None:
