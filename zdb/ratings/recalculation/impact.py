@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, SmallInteger, func, insert, select
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, SmallInteger, func, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from zdb.bulk import stream_rows
+from zdb.bulk import copy_rows, stream_rows
 from zdb.orm import Base
 from zdb.rating import PlayerState
 from zdb.ratings.models import PlayerRating
@@ -102,21 +102,12 @@ def record_impact(
     )
     session.add(run)
     session.flush()
-    if ids:
-        session.execute(insert(RunTournament), [{"run_id": run.id, "tournament_id": t} for t in ids])
-    for start in range(0, len(changes), 5000):
-        session.execute(
-            insert(RunChange),
-            [
-                {
-                    "run_id": run.id,
-                    "player_pkz": pkz,
-                    "old_rating": old[0],
-                    "old_index": old[1],
-                    "new_rating": new[0],
-                    "new_index": new[1],
-                }
-                for pkz, old, new in changes[start : start + 5000]
-            ],
-        )
+    # COPY: a from-scratch run names every tournament and moves most of a federation
+    copy_rows(session, RunTournament.__table__, ("run_id", "tournament_id"), ((run.id, t) for t in ids))  # type: ignore[arg-type]
+    copy_rows(
+        session,
+        RunChange.__table__,  # type: ignore[arg-type]
+        ("run_id", "player_pkz", "old_rating", "old_index", "new_rating", "new_index"),
+        ((run.id, pkz, *old, *new) for pkz, old, new in changes),
+    )
     return run
