@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import BigInteger, Integer, LargeBinary, Select, SmallInteger, cast, func, literal, select, text
+from sqlalchemy import BigInteger, Integer, LargeBinary, Select, SmallInteger, cast, func, literal, select
 from sqlalchemy.orm import Session
 
-from zdb.bulk import stream_rows
+from zdb.bulk import stream_rows, transaction_settings
 
 __all__ = ["GroupedColumns", "read_grouped_columns"]
 
@@ -36,9 +36,8 @@ Ints = NDArray[np.int64]
 _WIRE = {"int16": (SmallInteger(), "int2send"), "int32": (Integer(), "int4send"), "int64": (BigInteger(), "int8send")}
 
 
-_CURRENT = text("SELECT current_setting('jit'), current_setting('work_mem')")
-_SET = text("SELECT set_config('jit', :jit, true), set_config('work_mem', :work_mem, true)")
-_SORT_MEMORY = "64MB"
+#: the read's own settings (``read_grouped_columns``)
+_READ_SETTINGS = {"jit": "off", "work_mem": "64MB"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +75,8 @@ def read_grouped_columns(
     # of a from-scratch run: some 200,000 games) before packing them: in memory, not in files
     # (measured: that sort 30 % faster, the whole read a fifth). The binary cursor takes the
     # byte strings as they are.
-    before = session.execute(_CURRENT).one()
-    session.execute(_SET, {"jit": "off", "work_mem": _SORT_MEMORY})
-    rows = list(stream_rows(session, query, server_side=False))
-    session.execute(_SET, {"jit": before[0], "work_mem": before[1]})
+    with transaction_settings(session, _READ_SETTINGS):
+        rows = list(stream_rows(session, query, server_side=False))
     sizes = [np.dtype(d).itemsize for d in dtypes]
     counts = [len(row[keys] or b"") // sizes[0] for row in rows]
     for row, count in zip(rows, counts, strict=True):
