@@ -56,9 +56,12 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import KeyedColumnElement
 from sqlalchemy.sql.selectable import TableValuedAlias
 
+from zdb.binary_copy import SIGNATURE, TRAILER
+
 __all__ = [
     "IN_LIST",
     "TextCopies",
+    "copy_binary",
     "copy_rows",
     "copy_text",
     "escape_copy_text",
@@ -177,63 +180,94 @@ def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[
     yield write
 
 
+@contextmanager
+def copy_binary(session: Session, table: str, columns: Sequence[str]) -> Iterator[Callable[[bytes], None]]:
+    """A writer of binary COPY rows (``binary_copy.encode_rows``) into ``table``, on PostgreSQL
+    only; it frames them with the format's signature and trailer. The COPY stays open until the
+    block ends, as ``copy_text``'s."""
+    connection = session.connection()
+    if connection.dialect.name != "postgresql":
+        raise NotImplementedError("binary COPY is PostgreSQL's")
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)"
+    with _as_sqlalchemy_errors(statement), driver.cursor() as cursor, cursor.copy(statement) as copy:
+        # Written as blocks, psycopg sends the data as it is: the frame is ours to write.
+        copy.write(SIGNATURE)
+        yield copy.write
+        copy.write(TRAILER)
+
+
 class TextCopies:
-    """COPY text-format lines into several tables over one connection, which carries one COPY
-    at a time. Lines for the table being copied go straight to the server; lines for another
-    table wait in memory until they reach ``switch_at`` characters, then the copy switches to
-    that table. So the server stores every table's rows while the caller computes more (not
-    one table at the end), and memory stays bounded. Use as a context manager; nothing else
-    may use the session's connection inside it, except after ``pause``."""
+    """COPY data into several tables over one connection, which carries one COPY at a time.
+    Text-format lines (``str``) and, on PostgreSQL, binary rows (``bytes``, ``copy_binary``)
+    may go to the same table: each kind is its own COPY. Data for the COPY in progress goes
+    straight to the server; data for another waits in memory until it reaches ``switch_at``
+    characters or bytes, then the copy switches to it. So the server stores every table's rows
+    while the caller computes more (not one table at the end), and memory stays bounded. Use as
+    a context manager; nothing else may use the session's connection inside it, except after
+    ``pause``."""
 
     def __init__(self, session: Session, columns: dict[str, Sequence[str]], switch_at: int = 8 << 20) -> None:
         self._session = session
         self._columns = columns
         self._switch_at = switch_at
-        self._waiting: dict[str, list[str]] = {table: [] for table in columns}
-        self._sizes = dict.fromkeys(columns, 0)
-        self._table: str | None = None
-        self._open: AbstractContextManager[Callable[[str], None]] | None = None
-        self._write: Callable[[str], None] | None = None
+        # a stream: a table and whether its data is binary
+        self._waiting: dict[tuple[str, bool], list[Any]] = {}
+        self._sizes: dict[tuple[str, bool], int] = {}
+        self._stream: tuple[str, bool] | None = None
+        self._open: AbstractContextManager[Callable[[Any], None]] | None = None
+        self._write: Callable[[Any], None] | None = None
 
     def __enter__(self) -> TextCopies:
         return self
 
+    @property
+    def binary(self) -> bool:
+        """Whether binary rows may be written (PostgreSQL)."""
+        return self._session.get_bind().dialect.name == "postgresql"
+
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         if kind is None:
-            for table in self._columns:
-                if self._waiting[table]:
-                    self._switch(table)
+            for stream, waiting in list(self._waiting.items()):
+                if waiting:
+                    self._switch(stream)
         self._close(kind, error, trace)
 
-    def write(self, table: str, chunk: str) -> None:
-        """Whole lines (each ending in a newline) for ``table``."""
-        if table == self._table:
+    def write(self, table: str, chunk: str | bytes) -> None:
+        """Whole lines (each ending in a newline) or whole binary rows for ``table``."""
+        if table not in self._columns:
+            raise KeyError(table)
+        stream = (table, isinstance(chunk, bytes))
+        if stream == self._stream:
             assert self._write is not None
             self._write(chunk)
             return
-        self._waiting[table].append(chunk)
-        self._sizes[table] += len(chunk)
-        if self._sizes[table] >= self._switch_at:
-            self._switch(table)
+        self._waiting.setdefault(stream, []).append(chunk)
+        self._sizes[stream] = self._sizes.get(stream, 0) + len(chunk)
+        if self._sizes[stream] >= self._switch_at:
+            self._switch(stream)
 
     def pause(self) -> None:
         """End the current COPY, so that the caller may use the connection until the next
-        ``write``. Lines waiting for another table keep waiting; from now on every table's
-        lines wait until they reach ``switch_at`` or the block ends."""
+        ``write``. Data waiting for another COPY keeps waiting; from now on all data waits
+        until it reaches ``switch_at`` or the block ends."""
         self._close(None, None, None)
 
-    def _switch(self, table: str) -> None:
+    def _switch(self, stream: tuple[str, bool]) -> None:
         self._close(None, None, None)
-        self._open = copy_text(self._session, table, self._columns[table])
+        table, binary = stream
+        opening = copy_binary if binary else copy_text
+        self._open = opening(self._session, table, self._columns[table])
         self._write = self._open.__enter__()
-        self._table = table
-        for chunk in self._waiting[table]:
+        self._stream = stream
+        for chunk in self._waiting.get(stream, []):
             self._write(chunk)
-        self._waiting[table], self._sizes[table] = [], 0
+        self._waiting[stream], self._sizes[stream] = [], 0
 
     def _close(self, kind: Any, error: Any, trace: Any) -> None:
         if self._open is not None:
-            opened, self._open, self._write, self._table = self._open, None, None, None
+            opened, self._open, self._write, self._stream = self._open, None, None, None
             opened.__exit__(kind, error, trace)
 
 

@@ -7,11 +7,14 @@ get the same answer, and the engine can never change a caller's data behind its 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
 from datetime import date
 from enum import Enum
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from zdb.rating.columns import ReportColumns
 
 __all__ = [
     "EMPTY_STATE",
@@ -218,13 +221,70 @@ def frozen_map(items: Mapping[PlayerId, PlayerState]) -> Mapping[PlayerId, Playe
     return MappingProxyType(dict(items))
 
 
-@dataclass(frozen=True, slots=True)
 class TournamentEvaluation:
     """The result of one tournament: the rule set used, the report, every participant's state
     after it (guests and players without a change included, unchanged) and before it (what it
-    was evaluated from, so that it can be explained and replayed)."""
+    was evaluated from, so that it can be explained and replayed).
+
+    Immutable. The report is given as rows, or as the rows ``span`` of a batch's ``columns``
+    (``evaluate_tournaments``): then ``rows`` are made from the columns when first asked for,
+    and a caller that stores whole batches reads the columns instead.
+    """
+
+    __slots__ = ("_rows", "columns", "inputs", "rule_set", "span", "states")
 
     rule_set: str
-    rows: tuple[ReportRow, ...]
-    states: Mapping[PlayerId, PlayerState] = field(default_factory=lambda: frozen_map({}))
-    inputs: Mapping[PlayerId, PlayerState] = field(default_factory=lambda: frozen_map({}))
+    states: Mapping[PlayerId, PlayerState]
+    inputs: Mapping[PlayerId, PlayerState]
+    columns: ReportColumns | None
+    span: tuple[int, int]
+    _rows: tuple[ReportRow, ...] | None
+
+    def __init__(
+        self,
+        rule_set: str,
+        rows: tuple[ReportRow, ...] | None = None,
+        states: Mapping[PlayerId, PlayerState] | None = None,
+        inputs: Mapping[PlayerId, PlayerState] | None = None,
+        *,
+        columns: ReportColumns | None = None,
+        span: tuple[int, int] = (0, 0),
+    ) -> None:
+        if (rows is None) == (columns is None):
+            raise TypeError("a tournament evaluation has either rows or columns")
+        fields = {
+            "rule_set": rule_set,
+            "_rows": rows,
+            "states": frozen_map({}) if states is None else states,
+            "inputs": frozen_map({}) if inputs is None else inputs,
+            "columns": columns,
+            "span": span,
+        }
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def rows(self) -> tuple[ReportRow, ...]:
+        rows = self._rows
+        if rows is None:
+            assert self.columns is not None
+            rows = self.columns.rows(*self.span)
+            object.__setattr__(self, "_rows", rows)  # a cache of what the columns hold
+        return rows
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TournamentEvaluation):
+            return NotImplemented
+        mine = (self.rule_set, self.rows, self.states, self.inputs)
+        return mine == (other.rule_set, other.rows, other.states, other.inputs)
+
+    __hash__ = None  # type: ignore[assignment]  # the mappings are not hashable
+
+    def __repr__(self) -> str:
+        return f"TournamentEvaluation(rule_set={self.rule_set!r}, rows={self.rows!r}, states={self.states!r})"

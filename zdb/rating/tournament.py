@@ -33,6 +33,7 @@ from typing import cast
 import numpy as np
 from numpy.typing import NDArray
 
+from zdb.rating.columns import ReportColumns
 from zdb.rating.expectation import solve_rating
 from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.kernel import Kernel
@@ -42,9 +43,7 @@ from zdb.rating.model import (
     LeftoverGame,
     PlayerId,
     PlayerState,
-    ReportRow,
     ResultCode,
-    Stage,
     Tournament,
     TournamentEvaluation,
 )
@@ -66,9 +65,8 @@ Flags = NDArray[np.bool_]
 _PERFECT_MARGIN = 677
 #: W and We closer than this are compared exactly, with We rounded to 9 decimals (§13.1)
 _CLOSE = 1e-6
-# Stages as array codes, in the order of ``_STAGES``.
+# Stages as array codes, in the order of ``STAGE_CODES``.
 _ESTABLISHED, _STAGE1, _STAGE2, _UNRATED = 0, 1, 2, 3
-_STAGES = (Stage.ESTABLISHED, Stage.STAGE1, Stage.STAGE2, Stage.UNRATED)
 #: result codes: games played at the board first (spec §3), then everything else
 _CODES = {
     ResultCode.WHITE_WINS: 0,
@@ -128,6 +126,8 @@ class _Field:
     members: list[bool]
     r0: list[int | None]  # DWZ, or the FIDE rating that replaces it (spec §10)
     i0: list[int | None]
+    before_rating: Floats  # the states' ratings, nan for none
+    before_index: Ints
     fide_start: list[bool]
     r0_is_fide: list[bool]
     #: newcomer candidates: usable leftover games (opponent's rating as used now, points) and
@@ -238,6 +238,8 @@ def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerSt
     before = list(map(states.get, pids, repeat(EMPTY_STATE)))
     r0: list[int | None] = list(map(_RATING, before))
     i0: list[int | None] = list(map(_INDEX, before))
+    before_rating = np.array(r0, dtype=float)  # None -> nan; before the FIDE ratings below
+    before_index = np.array(i0, dtype=np.int64)
     fide = list(map(_FIDE_RATING, entrants))
     fide_start, r0_is_fide = [False] * size, [False] * size
     leftover: dict[int, list[tuple[float, float]]] = {}
@@ -298,6 +300,8 @@ def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerSt
         members,
         r0,
         i0,
+        before_rating,
+        before_index,
         fide_start,
         r0_is_fide,
         leftover,
@@ -525,55 +529,64 @@ def _conclude(
         state = f.before[k]
         after[k] = PlayerState(rating=None, index=state.index, leftover=f.kept.get(k, ()) + new_games)
 
-    rows = list(
-        map(
-            tuple.__new__,
-            repeat(ReportRow),
-            zip(
-                f.pids,
-                f.members,
-                list(map(_STAGES.__getitem__, stage.tolist())),
-                f.fide_start,
-                f.r0,
-                f.i0,
-                w.tolist(),
-                n.tolist(),
-                (f.games - n).tolist(),
-                _column(we, live),
-                _column(e, has_e),
-                _column(k_factor, has_k),
-                _column(rh, has_rh),
-                sonder.tolist(),
-                _column(rn, has_rn),
-                _column(i_new, has_rn),
-                stored.tolist(),
-                leftover_used,
-                leftover_stored,
-                strict=True,
-            ),
-        )
+    i0 = np.array(f.i0, dtype=float)  # None -> nan
+    has_i0 = ~np.isnan(i0)
+    had_rating = ~np.isnan(f.before_rating)
+    before_rating = np.where(had_rating, f.before_rating, 0).astype(np.int64)
+    columns = ReportColumns(
+        rule_set=rules.name,
+        ids=tuple(t.id for t in f.tournaments),
+        end_dates=tuple(t.end_date for t in f.tournaments),
+        acronyms=tuple(t.acronym for t in f.tournaments),
+        starts=tuple(f.starts),
+        home=f.home,
+        pids=f.pids,
+        before=f.before,
+        after=after,
+        before_rating=before_rating,
+        has_before_rating=had_rating,
+        before_index=f.before_index,
+        # as ``after``: a new DWZ where ``rated_after``, else the rating and index before
+        after_rating=np.where(rated_after, rn, before_rating),
+        has_after_rating=rated_after | had_rating,
+        after_index=np.where(rated_after, i_new, f.before_index),
+        member=members,
+        stage=stage,
+        fide_start=fide_start,
+        r0=f.rating,
+        has_r0=established,
+        i0=np.where(has_i0, i0, 0).astype(np.int64),
+        has_i0=has_i0,
+        w=w,
+        n=n,
+        unrated_games=f.games - n,
+        we=we,
+        has_we=live,
+        e=e,
+        has_e=has_e,
+        k=k_factor,
+        has_k=has_k,
+        rh=rh,
+        has_rh=has_rh,
+        sonder=sonder,
+        rn=rn,
+        has_rn=has_rn,
+        i_new=i_new,
+        stored=stored,
+        leftover_used=np.array(leftover_used, dtype=np.int64),
+        leftover_stored=np.array(leftover_stored, dtype=np.int64),
     )
-    pids, before, starts = f.pids, f.before, f.starts
+    pids, before = f.pids, f.before
     return [
         TournamentEvaluation(
             rules.name,
-            tuple(rows[a:b]),
-            MappingProxyType(dict(zip(pids[a:b], after[a:b], strict=True))),
-            MappingProxyType(dict(zip(pids[a:b], before[a:b], strict=True))),
+            states=MappingProxyType(dict(zip(pids[a:b], after[a:b], strict=True))),
+            inputs=MappingProxyType(dict(zip(pids[a:b], before[a:b], strict=True))),
+            columns=columns,
+            span=(a, b),
         )
-        for a, b in pairwise(starts)
+        for a, b in pairwise(f.starts)
     ]
-
-
-def _column(values: Ints | Floats, present: Flags) -> list[int | float | None]:
-    """The values as Python numbers, ``None`` where not ``present``."""
-    if present.all():
-        column: list[int | float | None] = values.tolist()
-        return column
-    objects = values.astype(object)  # Python ints and floats, as ``tolist`` makes them
-    objects[~present] = None
-    column = objects.tolist()
-    return column
 
 
 def _new_leftover(

@@ -41,6 +41,7 @@ from zdb.rating import (
     order_key,
 )
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, StartRatingRow
+from zdb.ratings.recalculation.batch_rows import BatchRows
 from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
 
 __all__ = [
@@ -339,6 +340,8 @@ def evaluation_rows(
 
 #: history lines gathered before they go to the copies
 STEP_LINES = 8192
+#: participants of whole tournament steps encoded together (``BatchRows``)
+BATCH_ROWS = 32768
 #: characters of one table's lines that wait while another table is being copied (``TextCopies``)
 STEP_SWITCH_AT = 8 << 20
 
@@ -384,8 +387,16 @@ def _write_steps(
     history_table, evaluation_table = into(HistoryRow.__tablename__), into(Evaluation.__tablename__)
     lines: list[str] = []
     reports: list[str] = []
+    # Whole tournament steps go as binary rows from their batches' columns where the server
+    # takes them (PostgreSQL); the rest as text lines.
+    batches = BatchRows() if copies.binary else None
     for step, version in steps:
         players, reported = chosen.get(step.key, (None, None))
+        if batches is not None and players is None and reported is None and batches.add(step, version):
+            if batches.rows >= BATCH_ROWS:
+                _write_batches(copies, batches, history_table, evaluation_table)
+                batches = BatchRows()
+            continue
         lines += history.of(step, version, players)
         if step.evaluation is not None:
             assert version is not None
@@ -394,8 +405,17 @@ def _write_steps(
             copies.write(history_table, "".join(lines))
             copies.write(evaluation_table, "".join(reports))
             lines, reports = [], []
+    if batches is not None:
+        _write_batches(copies, batches, history_table, evaluation_table)
     copies.write(history_table, "".join(lines))
     copies.write(evaluation_table, "".join(reports))
+
+
+def _write_batches(copies: TextCopies, batches: BatchRows, history_table: str, evaluation_table: str) -> None:
+    history, evaluations = batches.encode()
+    if history:
+        copies.write(history_table, history)
+        copies.write(evaluation_table, evaluations)
 
 
 #: the stored report columns in the order of ``evaluation_rows`` (exact decimals as floats)

@@ -1,0 +1,127 @@
+"""The report of a batch of tournaments as columns: one array element per participant.
+
+``evaluate_tournaments`` computes every figure of a batch as arrays; handing them on as arrays
+lets a caller that stores whole batches (the recalculation's writer) encode them without one
+Python object per participant. The report rows of one tournament (``ReportRow``, what the
+vectors, the explanations and the API read) are made from the columns only when asked for
+(``TournamentEvaluation.rows``), and hold the same values.
+
+A column with gaps has a ``has_…`` flag array beside it: where the flag is off, the row holds
+``None`` and the value array holds 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from itertools import repeat
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from zdb.rating.model import PlayerId, PlayerState, ReportRow, Stage
+
+__all__ = ["STAGE_CODES", "ReportColumns"]
+
+Ints = NDArray[np.int64]
+Floats = NDArray[np.float64]
+Flags = NDArray[np.bool_]
+
+#: the stages in the order of their codes in ``ReportColumns.stage``
+STAGE_CODES: Final = (Stage.ESTABLISHED, Stage.STAGE1, Stage.STAGE2, Stage.UNRATED)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ReportColumns:
+    """Every participant of a batch: tournament ``t`` of ``ids`` holds the rows ``starts[t]``
+    to ``starts[t + 1]``, in the order of its players. The arrays are read-only."""
+
+    rule_set: str
+    ids: tuple[int, ...]  # the tournaments' ids
+    end_dates: tuple[date, ...]
+    acronyms: tuple[str, ...]
+    starts: tuple[int, ...]
+    home: Ints  # each row's tournament (an index into ``ids``)
+    pids: list[PlayerId]
+    before: list[PlayerState]
+    after: list[PlayerState]
+    #: the states' ratings and indexes as columns (the leftover games are in the states)
+    before_rating: Ints
+    has_before_rating: Flags
+    before_index: Ints
+    after_rating: Ints
+    has_after_rating: Flags
+    after_index: Ints
+    member: Flags
+    stage: Ints  # codes of ``STAGE_CODES``
+    fide_start: Flags
+    r0: Ints
+    has_r0: Flags
+    i0: Ints
+    has_i0: Flags
+    w: Floats
+    n: Ints
+    unrated_games: Ints
+    we: Floats
+    has_we: Flags
+    e: Ints
+    has_e: Flags
+    k: Floats
+    has_k: Flags
+    rh: Ints
+    has_rh: Flags
+    sonder: Flags
+    rn: Ints
+    has_rn: Flags  # also whether ``i_new`` is there
+    i_new: Ints
+    stored: Flags
+    leftover_used: Ints
+    leftover_stored: Ints
+
+    def __post_init__(self) -> None:
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
+    def __len__(self) -> int:
+        return len(self.pids)
+
+    def rows(self, start: int, stop: int) -> tuple[ReportRow, ...]:
+        """The report rows ``start`` to ``stop`` (one tournament's, ``starts``)."""
+        part = slice(start, stop)
+        columns = zip(
+            self.pids[part],
+            self.member[part].tolist(),
+            list(map(STAGE_CODES.__getitem__, self.stage[part].tolist())),
+            self.fide_start[part].tolist(),
+            _gaps(self.r0[part], self.has_r0[part]),
+            _gaps(self.i0[part], self.has_i0[part]),
+            self.w[part].tolist(),
+            self.n[part].tolist(),
+            self.unrated_games[part].tolist(),
+            _gaps(self.we[part], self.has_we[part]),
+            _gaps(self.e[part], self.has_e[part]),
+            _gaps(self.k[part], self.has_k[part]),
+            _gaps(self.rh[part], self.has_rh[part]),
+            self.sonder[part].tolist(),
+            _gaps(self.rn[part], self.has_rn[part]),
+            _gaps(self.i_new[part], self.has_rn[part]),
+            self.stored[part].tolist(),
+            self.leftover_used[part].tolist(),
+            self.leftover_stored[part].tolist(),
+            strict=True,
+        )
+        return tuple(map(tuple.__new__, repeat(ReportRow), columns))
+
+
+def _gaps(values: Ints | Floats, present: Flags) -> list[int | float | None]:
+    """The values as Python numbers, ``None`` where not ``present``."""
+    if present.all():
+        column: list[int | float | None] = values.tolist()
+        return column
+    objects = values.astype(object)  # Python ints and floats, as ``tolist`` makes them
+    objects[~present] = None
+    column = objects.tolist()
+    return column
