@@ -4,7 +4,9 @@ One run reports: how long generating the time line takes; the full in-memory rep
 throughput in rated games per second with the compiled kernel (``zdb.rating.kernel``, the
 default), how long loading (or compiling) the kernel took, the replay on the array path
 (switched off) and the kernel's replay once more, warm like the array path's (rule tables
-filled), with their ratio and a check that both give the same results; the floor for that
+filled), with their ratio and a check that both give the same results; the replay once more
+as a recalculation runs it (steps streamed, not kept), with the tournaments as tuples and as
+columns (as the database's loader hands them over); the floor for that
 figure, a bare loop that only sums expected scores over the same games, and the replay's ratio
 to it; and the incremental replay of one late tournament (a weekend open a year before the
 end) inserted into the stored results, with how many tournaments it re-evaluated and a check
@@ -42,8 +44,10 @@ from zdb.rating import (
     expected_score,
     replay,
     replay_incremental,
+    replay_steps,
     timeline_changes,
 )
+from zdb.rating.entries import ColumnarTournament, EntryColumns
 from zdb.rating.kernel import compiled, use_compiled
 from zdb.synthetic import generate, late_open
 
@@ -139,6 +143,20 @@ def run(seed: int, scale: float, profile: str | None) -> dict[str, Any]:
     with _Clock("full replay with the kernel, again") as warm_clock:
         replay(federation.initial_states, timeline)
     gc.collect()
+    # As a recalculation replays: steps streamed, not kept, the tournaments read as columns
+    # (``ColumnarTournament``, as the database's loader hands them over) or as tuples.
+    columnar = [
+        ColumnarTournament(e.id, e.acronym, e.end_date, EntryColumns.of(e)) if isinstance(e, Tournament) else e
+        for e in timeline
+    ]
+    with _Clock("streamed replay, tournaments as tuples") as streamed_clock:
+        for _ in replay_steps(federation.initial_states, timeline):
+            pass
+    with _Clock("streamed replay, tournaments as columns") as columns_clock:
+        for _ in replay_steps(federation.initial_states, columnar):
+            pass
+    del columnar
+    gc.collect()
     with _Clock("store results") as storing:
         stored = StoredTimeline(federation.initial_states, full.steps)
 
@@ -195,6 +213,10 @@ def run(seed: int, scale: float, profile: str | None) -> dict[str, Any]:
         "warm_replay_games_per_cpu_s": round(rated / warm_clock.cpu),
         "kernel_to_array_path_ratio": round(array_clock.cpu / warm_clock.cpu, 2),
         "kernel_equals_array_path": kernel_equal,
+        "streamed_replay_cpu_s": round(streamed_clock.cpu, 3),
+        "streamed_replay_games_per_cpu_s": round(rated / streamed_clock.cpu),
+        "columns_replay_cpu_s": round(columns_clock.cpu, 3),
+        "columns_replay_games_per_cpu_s": round(rated / columns_clock.cpu),
         "floor_s": round(floor.wall, 3),
         "floor_cpu_s": round(floor.cpu, 3),
         "floor_games_per_s": round(rated / floor.wall),
@@ -253,6 +275,9 @@ def _text(r: dict[str, Any]) -> str:
             f"{r['array_path_games_per_cpu_s']:,}/s; same results: {'yes' if r['kernel_equals_array_path'] else 'NO'}",
             f"kernel again (warm)   CPU {r['warm_replay_cpu_s']:.2f} s = {r['warm_replay_games_per_cpu_s']:,}/s; "
             f"kernel / array path {r['kernel_to_array_path_ratio']}x (CPU time, both with the rule tables filled)",
+            f"streamed (as a run)   tuples: CPU {r['streamed_replay_cpu_s']:.2f} s = "
+            f"{r['streamed_replay_games_per_cpu_s']:,}/s; columns: CPU {r['columns_replay_cpu_s']:.2f} s = "
+            f"{r['columns_replay_games_per_cpu_s']:,}/s (steps not kept; columns as the loader reads them)",
             f"floor loop            {r['floor_s']:.2f} s = {r['floor_games_per_s']:,} rated games/s; "
             f"CPU {r['floor_cpu_s']:.2f} s (one expected score per game)",
             f"replay / floor        {r['replay_to_floor_ratio']}x (CPU time)",

@@ -12,7 +12,7 @@ A column with gaps has a ``has_…`` flag array beside it: where the flag is off
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from itertools import repeat
 from typing import Final
@@ -78,6 +78,8 @@ class ReportColumns:
     stored: Flags
     leftover_used: Ints
     leftover_stored: Ints
+    #: the batch's rows, made once when the first tournament's are asked for
+    _made: list[tuple[ReportRow, ...]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         for name in self.__slots__:
@@ -89,7 +91,14 @@ class ReportColumns:
         return len(self.pids)
 
     def rows(self, start: int, stop: int) -> tuple[ReportRow, ...]:
-        """The report rows ``start`` to ``stop`` (one tournament's, ``starts``)."""
+        """The report rows ``start`` to ``stop`` (one tournament's, ``starts``). The rows of
+        the whole batch are made at the first call: one pass over each column, not one per
+        tournament."""
+        if not self._made:
+            self._made.append(self._rows(0, len(self.pids)))
+        return self._made[0][start:stop]
+
+    def _rows(self, start: int, stop: int) -> tuple[ReportRow, ...]:
         part = slice(start, stop)
         columns = zip(
             self.pids[part],

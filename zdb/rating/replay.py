@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from itertools import repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Protocol
 
+from zdb.rating.entries import participant_ids
 from zdb.rating.kernel import compiled
 from zdb.rating.model import PlayerId, PlayerState, ReportRow, Tournament, TournamentEvaluation, frozen_map
 from zdb.rating.rulesets import Conversion, rule_set_for
@@ -133,7 +134,7 @@ def _evaluated_together(tournaments: Sequence[Tournament], states: Mapping[Playe
 def _participants(event: Tournament | StartRating) -> Iterator[PlayerId]:
     """A conversion has no fixed participants: it touches whoever has a DWZ at its moment."""
     if isinstance(event, Tournament):
-        return (p.pid for p in event.players)
+        return iter(participant_ids(event))
     return iter((event.pid,))
 
 
@@ -232,7 +233,6 @@ def replay_steps(initial_states: Mapping[PlayerId, PlayerState], timeline: Itera
 
 #: tournaments of a run looked at together; bounds the memory of a replay that streams
 _LOOKAHEAD = 1024
-_PID = itemgetter(0)  # a Participant's pid
 
 
 def _replay_run(run: Sequence[Tournament], states: dict[PlayerId, PlayerState]) -> list[Step]:
@@ -246,7 +246,7 @@ def _replay_run(run: Sequence[Tournament], states: dict[PlayerId, PlayerState]) 
     last: dict[PlayerId, int] = {}
     levels: dict[int, list[int]] = {}
     for position, tournament in enumerate(run):
-        pids = list(map(_PID, tournament.players))
+        pids = participant_ids(tournament)
         level = 1 + max(map(last.get, pids, repeat(-1)), default=-1)
         last.update(zip(pids, repeat(level)))
         levels.setdefault(level, []).append(position)

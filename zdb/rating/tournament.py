@@ -11,6 +11,10 @@ adding game after game. Newcomers (the joint iteration, first ratings, leftover 
 and keep their scalar arithmetic; every rounding that comes near a tie is decided by the exact
 scalar rules of ``rounding`` and ``lattice``.
 
+The players and games arrive as columns (``entries``: as a database's loader reads them, or
+made from a referee's tuples), and the report leaves as columns (``columns``): a batch's rows
+are Python objects only when someone reads them.
+
 ``evaluate_tournaments`` evaluates several tournaments that share no player at once, each
 exactly as alone: the arrays span all of them, so the fixed cost of an array operation is paid
 once per batch instead of once per tournament (the replay batches tournaments whose inputs are
@@ -26,14 +30,15 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 from itertools import accumulate, chain, compress, pairwise, repeat
-from operator import attrgetter, itemgetter, not_
+from operator import attrgetter, not_
 from types import MappingProxyType
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from zdb.rating.columns import ReportColumns
+from zdb.rating.entries import RESULT_ORDER, EntryColumns, entries_of
 from zdb.rating.expectation import solve_rating
 from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.kernel import Kernel
@@ -75,7 +80,8 @@ _CODES = {
     **{code: 3 for code in ResultCode if not code.rated},
 }
 _PLAYED = 3  # codes below this were played at the board
-_PID, _BIRTH_YEAR, _MEMBER, _FIDE_RATING = map(itemgetter, range(4))  # Participant's fields
+#: the codes above by ``EntryColumns.result``
+_RESULT_CODES = np.array([_CODES[result] for result in RESULT_ORDER], dtype=np.int64)
 _RATING, _INDEX = attrgetter("rating"), attrgetter("index")
 _WHITE_POINTS = np.array([1.0, 0.0, 0.5])
 
@@ -225,43 +231,43 @@ def evaluate_tournaments(
 
 
 def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerState], rules: RuleSet) -> _Field:
-    # Columns are read with C-level getters: this runs once per participant and per game.
-    entrants = list(chain.from_iterable(tournament.players for tournament in tournaments))
-    sizes = [len(tournament.players) for tournament in tournaments]
+    # The tournaments' columns joined (``entries``): nothing here runs once per game, and
+    # once per participant only C-level maps.
+    entries = [entries_of(tournament) for tournament in tournaments]
+    sizes = [len(e.pids) for e in entries]
     starts = [0, *accumulate(sizes)]
-    size = len(entrants)
+    size = starts[-1]
     home = np.repeat(np.arange(len(tournaments)), sizes)
     years = np.array([tournament.end_date.year for tournament in tournaments])[home]
-    births = np.array(list(map(_BIRTH_YEAR, entrants)), dtype=float)  # None -> nan
-    ages = np.where(np.isnan(births), ADULT_AGE, years - births).astype(np.int64)
-    pids: list[PlayerId] = list(map(_PID, entrants))
+    has_birth = _joined(entries, "has_birth_year")
+    ages = np.where(has_birth, years - _joined(entries, "birth_year"), ADULT_AGE).astype(np.int64)
+    pids: list[PlayerId] = list(chain.from_iterable(e.pids for e in entries))
     before = list(map(states.get, pids, repeat(EMPTY_STATE)))
     r0: list[int | None] = list(map(_RATING, before))
     i0: list[int | None] = list(map(_INDEX, before))
     before_rating = np.array(r0, dtype=float)  # None -> nan; before the FIDE ratings below
     before_index = np.array(i0, dtype=np.int64)
-    fide = list(map(_FIDE_RATING, entrants))
+    fide, has_fide = _joined(entries, "fide_rating"), _joined(entries, "has_fide_rating")
     fide_start, r0_is_fide = [False] * size, [False] * size
     leftover: dict[int, list[tuple[float, float]]] = {}
     kept: dict[int, tuple[LeftoverGame, ...]] = {}
-    members: list[bool] = list(map(_MEMBER, entrants))
+    members: list[bool] = _joined(entries, "member").tolist()
     for k in compress(range(size), map(not_, members)):
         state = before[k]
         members[k] = state.rating is not None or bool(state.leftover)  # spec §13.12
-    # Only players without a DWZ or with a FIDE rating need a look of their own (None -> nan).
-    odd = np.isnan(np.array(r0, dtype=float))
-    if fide.count(None) < size:
-        odd |= ~np.isnan(np.array(fide, dtype=float))
+    # Only players without a DWZ or with a FIDE rating need a look of their own.
+    odd = np.isnan(before_rating) | has_fide
     for k in np.flatnonzero(odd).tolist():
         state = before[k]
+        fide_rating = int(fide[k]) if has_fide[k] else None
         if state.rating is not None:
             if state.rating >= rules.fide_only_from:
-                r0[k], r0_is_fide[k] = fide[k], True  # spec §10, §13.10
+                r0[k], r0_is_fide[k] = fide_rating, True  # spec §10, §13.10
             continue
         i0[k] = None
-        if fide[k] is not None:
+        if fide_rating is not None:
             # spec §10: a FIDE rating is the start value, with index 6.
-            r0[k], i0[k] = fide[k], rules.fide_start_index
+            r0[k], i0[k] = fide_rating, rules.fide_start_index
             fide_start[k] = r0_is_fide[k] = True
         else:
             end_date = tournaments[bisect_right(starts, k) - 1].end_date
@@ -270,22 +276,18 @@ def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerSt
     established: Flags = ~np.isnan(values)
     rating = np.where(established, values, 0.0).astype(np.int64)
 
-    position = dict(zip(pids, range(size), strict=True))
-    if len(position) < size:
+    if len(set(pids)) < size:
         raise ValueError("tournaments evaluated together must not share a player")
-    results = tournaments[0].games if len(tournaments) == 1 else list(chain.from_iterable(t.games for t in tournaments))
-    count = len(results)
-    # One transposition in C, then one look-up pass for both colours.
-    whites, blacks, outcomes = list(zip(*results, strict=True)) or [(), (), ()]
-    ends = np.fromiter(map(position.__getitem__, chain(whites, blacks)), np.int64, 2 * count)
-    white, black = ends[:count], ends[count:]
-    code = np.fromiter(map(_CODES.__getitem__, outcomes), np.int64, count)
+    # Each game's players as positions in the batch.
+    offset = np.repeat(np.array(starts[:-1], dtype=np.int64), [len(e.white) for e in entries])
+    white, black = _joined(entries, "white") + offset, _joined(entries, "black") + offset
+    code = _RESULT_CODES[_joined(entries, "result")]
     played = code < _PLAYED
     white_played, black_played, code = white[played], black[played], code[played]
-    entries = 2 * len(code)
-    owner = np.empty(entries, dtype=np.int64)
-    opponent = np.empty(entries, dtype=np.int64)
-    points = np.empty(entries)
+    count = 2 * len(code)
+    owner = np.empty(count, dtype=np.int64)
+    opponent = np.empty(count, dtype=np.int64)
+    points = np.empty(count)
     owner[0::2] = opponent[1::2] = white_played
     owner[1::2] = opponent[0::2] = black_played
     points[0::2] = _WHITE_POINTS[code]
@@ -314,6 +316,14 @@ def _field(tournaments: Sequence[Tournament], states: Mapping[PlayerId, PlayerSt
         points,
         games,
     )
+
+
+def _joined(entries: list[EntryColumns], name: str) -> NDArray[Any]:
+    """One column of every tournament's entries, end to end."""
+    if len(entries) == 1:
+        column: NDArray[Any] = getattr(entries[0], name)
+        return column
+    return np.concatenate([getattr(e, name) for e in entries])
 
 
 def _usable_leftover(

@@ -136,13 +136,14 @@ def _history_columns(parts: list[_Part], pkz: Ints) -> list[Column]:
 
 
 def _leftover_column(parts: list[_Part], which: str) -> Column:
-    """The states' leftover games as JSON (few have any)."""
+    """The states' leftover games as JSON, where they have any."""
     states = [state for part in parts for state in part.states(which)]
     texts = np.full(len(states), b"", dtype=object)
     present = np.zeros(len(states), dtype=bool)
-    for k in compress(range(len(states)), map(_LEFTOVER, states)):
-        texts[k] = (leftover_json(states[k]) or "").encode()
-        present[k] = True
+    holding = list(compress(range(len(states)), map(_LEFTOVER, states)))
+    if holding:
+        texts[holding] = [(leftover_json(states[k]) or "").encode() for k in holding]
+        present[holding] = True
     return Column("text", texts, present)
 
 

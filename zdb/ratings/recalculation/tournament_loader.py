@@ -2,16 +2,15 @@
 
 Participants and games come as integer columns packed per tournament version
 (``zdb.grouped_columns``): a from-scratch run reads millions of games with no Python code per
-value and no per-tournament queries. The engine's tuples are then built by C-level maps over
-whole columns. Player ids are person numbers as text, one string per person shared by all his
-tournaments.
+value and no per-tournament queries. Each tournament hands its slices of them to the engine
+as they are (``zdb.rating.entries``), each game's players as positions among its participants,
+found for all games at once: no tuple per participant or game is built. Player ids are person
+numbers as text, one string per person shared by all his tournaments.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import repeat
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,14 +18,17 @@ from sqlalchemy import Integer, and_, case, cast, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from zdb.bulk import keys_table
-from zdb.grouped_columns import read_grouped_columns
-from zdb.rating import Game, Participant, ResultCode, Tournament
+from zdb.grouped_columns import GroupedColumns, read_grouped_columns
+from zdb.rating import Tournament
+from zdb.rating.entries import RESULT_ORDER, ColumnarTournament, EntryColumns
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["load_tournaments"]
 
-_RESULTS = list(ResultCode)  # a result's code on the wire is its place here
-_RESULT_CODE = case(*((GameRow.result == code.value, k) for k, code in enumerate(_RESULTS)), else_=-1)
+Ints = NDArray[np.int64]
+
+#: a result's code on the wire is its place in the engine's order
+_RESULT_CODE = case(*((GameRow.result == code.value, k) for k, code in enumerate(RESULT_ORDER)), else_=-1)
 _ABSENT = -1  # stands for NULL in a packed column (no birth year, no FIDE rating)
 
 
@@ -79,54 +81,59 @@ def load_tournaments(
     if (result < 0).any():
         raise ValueError("a stored game has a result the engine does not know")
     # A player appears in many tournaments: one id string per person number.
-    person_numbers = np.unique(pkz).tolist()
-    pid_of = dict(zip(person_numbers, map(str, person_numbers), strict=True)).__getitem__
-    people = list(
-        map(
-            tuple.__new__,
-            repeat(Participant),
-            zip(
-                map(pid_of, pkz.tolist()),
-                _with_none(birth_year),
-                (member != 0).tolist(),
-                _with_none(fide_rating),
-                strict=True,
-            ),
-        )
-    )
-    pairings = list(
-        map(
-            tuple.__new__,
-            repeat(Game),
-            zip(
-                map(pid_of, white.tolist()),
-                map(pid_of, black.tolist()),
-                map(_RESULTS.__getitem__, result.tolist()),
-                strict=True,
-            ),
-        )
-    )
-    players_of = _slices(listed.keys, listed.starts.tolist(), people, wanted)
-    games_of = _slices(played.keys, played.starts.tolist(), pairings, wanted)
+    person_numbers, rank = np.unique(pkz, return_inverse=True)
+    pids = list(map(str, person_numbers.tolist()))
+    participant_ids = list(map(pids.__getitem__, rank.tolist()))
+    white_at, black_at = _positions(listed, played, person_numbers, rank, white=white, black=black)
+    has_birth_year, has_fide_rating, is_member = birth_year != _ABSENT, fide_rating != _ABSENT, member != 0
+    birth_year, fide_rating, result = birth_year.astype(np.int64), fide_rating.astype(np.int64), result.astype(np.int64)
+    listed_at = {key: g for g, key in enumerate(listed.keys)}
+    played_at = {key: g for g, key in enumerate(played.keys)}
+    listed_starts, played_starts = listed.starts.tolist(), played.starts.tolist()
     loaded: dict[int, tuple[Tournament, int]] = {}
     for tid, version, acronym, end_date in head_rows:
-        key = (tid, version)
+        group, games_group = listed_at.get((tid, version)), played_at.get((tid, version))
+        a, b = (listed_starts[group], listed_starts[group + 1]) if group is not None else (0, 0)
+        c, d = (played_starts[games_group], played_starts[games_group + 1]) if games_group is not None else (0, 0)
         # The schema holds what construction checks: participants' primary key, the games'
         # foreign keys to them and ck_games_not_self.
-        tournament = Tournament.checked_before(tid, acronym, end_date, players_of.get(key, ()), games_of.get(key, ()))
-        loaded[tid] = (tournament, version)
+        entries = EntryColumns(
+            tuple(participant_ids[a:b]),
+            birth_year[a:b],
+            has_birth_year[a:b],
+            is_member[a:b],
+            fide_rating[a:b],
+            has_fide_rating[a:b],
+            white_at[c:d],
+            black_at[c:d],
+            result[c:d],
+        )
+        loaded[tid] = (ColumnarTournament(tid, acronym, end_date, entries), version)
     return loaded
 
 
-def _with_none(column: NDArray[Any]) -> list[int | None]:
-    values: list[int | None] = column.tolist()
-    for k in np.flatnonzero(column == _ABSENT).tolist():
-        values[k] = None
-    return values
-
-
-def _slices(
-    keys: list[tuple[Any, ...]], starts: list[int], items: list[Any], wanted: set[tuple[int, int]]
-) -> dict[tuple[int, int], tuple[Any, ...]]:
-    """Each wanted group's items as a tuple."""
-    return {(key[0], key[1]): tuple(items[starts[g] : starts[g + 1]]) for g, key in enumerate(keys) if key in wanted}
+def _positions(
+    listed: GroupedColumns, played: GroupedColumns, person_numbers: Ints, rank: Ints, *, white: Ints, black: Ints
+) -> tuple[Ints, Ints]:
+    """Each game's players as positions among its tournament's participants, found for all
+    games by one sorted search: a participant's key is (his group, his person number's rank)."""
+    if not len(white):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    groups, people = len(listed.keys), len(person_numbers)
+    listed_at = {key: g for g, key in enumerate(listed.keys)}
+    game_groups = np.array([listed_at.get(key, -1) for key in played.keys], dtype=np.int64)
+    if not people or (game_groups < 0).any():
+        raise ValueError("a stored game's tournament has no participants")
+    keys = np.repeat(np.arange(groups, dtype=np.int64), np.diff(listed.starts)) * people + rank
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    group_of_game = np.repeat(game_groups, np.diff(played.starts))
+    positions = []
+    for player in (white, black):
+        ranks = np.minimum(np.searchsorted(person_numbers, player), people - 1)
+        wanted = group_of_game * people + ranks
+        found = np.minimum(np.searchsorted(sorted_keys, wanted), len(sorted_keys) - 1)
+        if not ((person_numbers[ranks] == player) & (sorted_keys[found] == wanted)).all():
+            raise ValueError("a stored game names a player who is not its tournament's participant")
+        positions.append(order[found] - listed.starts[group_of_game])
+    return positions[0], positions[1]
