@@ -95,11 +95,11 @@ class ReportColumns:
         the whole batch are made at the first call: one pass over each column, not one per
         tournament."""
         if not self._made:
-            self._made.append(self._rows(0, len(self.pids)))
+            self._made.append(self._all_rows())
         return self._made[0][start:stop]
 
-    def _rows(self, start: int, stop: int) -> tuple[ReportRow, ...]:
-        part = slice(start, stop)
+    def _all_rows(self) -> tuple[ReportRow, ...]:
+        part = slice(None)
         columns = zip(
             self.pids[part],
             self.member[part].tolist(),
