@@ -53,7 +53,12 @@ class BatchRows:
         columns = evaluation.columns
         start, stop = evaluation.span
         entry = self._batches.setdefault(id(columns), (columns, [], []))
-        entry[1].append(bisect_left(columns.starts, start))
+        # Its index in the batch: the first whose rows are these (an empty tournament's
+        # start is the next one's too).
+        t = bisect_left(columns.starts, start)
+        while columns.starts[t + 1] != stop:
+            t += 1
+        entry[1].append(t)
         entry[2].append(version)
         self.rows += stop - start
         return True
@@ -72,19 +77,23 @@ class _Part:
     """Some tournaments of one batch: their rows (positions in the batch) and, per row, its
     tournament's index in the batch and version."""
 
-    def __init__(self, columns: ReportColumns, rows: Ints, home: Ints, versions: Ints) -> None:
+    def __init__(self, columns: ReportColumns, rows: Ints, home: Ints, versions: Ints, *, whole: bool) -> None:
         self.columns, self.rows, self.home, self.versions = columns, rows, home, versions
+        self.whole = whole  # every row of the batch, in its order
 
     @classmethod
     def of(cls, columns: ReportColumns, tournaments: list[int], versions: list[int]) -> _Part:
         starts = columns.starts
         sizes = np.array([starts[t + 1] - starts[t] for t in tournaments], dtype=np.int64)
-        if tournaments == list(range(len(columns.ids))):  # the whole batch, as in a full run
+        # A full run writes each batch whole and in its order; an incremental run's steps come
+        # in time-line order, which need not be the batch's, and some of a batch only.
+        whole = tournaments == list(range(len(columns.ids)))
+        if whole:
             rows = np.arange(len(columns), dtype=np.int64)
         else:
             rows = np.concatenate([np.arange(starts[t], starts[t + 1], dtype=np.int64) for t in tournaments])
         home = np.repeat(np.array(tournaments, dtype=np.int64), sizes)
-        return cls(columns, rows, home, np.repeat(np.array(versions, dtype=np.int64), sizes))
+        return cls(columns, rows, home, np.repeat(np.array(versions, dtype=np.int64), sizes), whole=whole)
 
     def take(self, name: str) -> NDArray[np.generic]:
         values: NDArray[np.generic] = getattr(self.columns, name)[self.rows]
@@ -92,7 +101,7 @@ class _Part:
 
     def states(self, which: str) -> list[PlayerState]:
         states: list[PlayerState] = getattr(self.columns, which)
-        if len(self.rows) == len(states):  # the whole batch
+        if self.whole:
             return states
         return list(map(states.__getitem__, self.rows.tolist()))
 
