@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from zdb.rating.model import PlayerId, PlayerState, ReportRow, Stage
 
-__all__ = ["STAGE_CODES", "ReportColumns"]
+__all__ = ["STAGE_CODES", "ReportColumns", "read_only", "with_gaps"]
 
 Ints = NDArray[np.int64]
 Floats = NDArray[np.float64]
@@ -82,10 +82,7 @@ class ReportColumns:
     _made: list[tuple[ReportRow, ...]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
+        read_only(self)
 
     def __len__(self) -> int:
         return len(self.pids)
@@ -99,33 +96,40 @@ class ReportColumns:
         return self._made[0][start:stop]
 
     def _all_rows(self) -> tuple[ReportRow, ...]:
-        part = slice(None)
         columns = zip(
-            self.pids[part],
-            self.member[part].tolist(),
-            list(map(STAGE_CODES.__getitem__, self.stage[part].tolist())),
-            self.fide_start[part].tolist(),
-            _gaps(self.r0[part], self.has_r0[part]),
-            _gaps(self.i0[part], self.has_i0[part]),
-            self.w[part].tolist(),
-            self.n[part].tolist(),
-            self.unrated_games[part].tolist(),
-            _gaps(self.we[part], self.has_we[part]),
-            _gaps(self.e[part], self.has_e[part]),
-            _gaps(self.k[part], self.has_k[part]),
-            _gaps(self.rh[part], self.has_rh[part]),
-            self.sonder[part].tolist(),
-            _gaps(self.rn[part], self.has_rn[part]),
-            _gaps(self.i_new[part], self.has_rn[part]),
-            self.stored[part].tolist(),
-            self.leftover_used[part].tolist(),
-            self.leftover_stored[part].tolist(),
+            self.pids,
+            self.member.tolist(),
+            list(map(STAGE_CODES.__getitem__, self.stage.tolist())),
+            self.fide_start.tolist(),
+            with_gaps(self.r0, self.has_r0),
+            with_gaps(self.i0, self.has_i0),
+            self.w.tolist(),
+            self.n.tolist(),
+            self.unrated_games.tolist(),
+            with_gaps(self.we, self.has_we),
+            with_gaps(self.e, self.has_e),
+            with_gaps(self.k, self.has_k),
+            with_gaps(self.rh, self.has_rh),
+            self.sonder.tolist(),
+            with_gaps(self.rn, self.has_rn),
+            with_gaps(self.i_new, self.has_rn),
+            self.stored.tolist(),
+            self.leftover_used.tolist(),
+            self.leftover_stored.tolist(),
             strict=True,
         )
         return tuple(map(tuple.__new__, repeat(ReportRow), columns))
 
 
-def _gaps(values: Ints | Floats, present: Flags) -> list[int | float | None]:
+def read_only(columns: object) -> None:
+    """Make every array among a frozen dataclass's fields read-only."""
+    for name in columns.__slots__:  # type: ignore[attr-defined]
+        value = getattr(columns, name)
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+
+
+def with_gaps(values: Ints | Floats, present: Flags) -> list[int | float | None]:
     """The values as Python numbers, ``None`` where not ``present``."""
     if present.all():
         column: list[int | float | None] = values.tolist()

@@ -20,6 +20,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
+from zdb.rating.columns import read_only, with_gaps
 from zdb.rating.model import Game, Participant, PlayerId, ResultCode, Tournament
 
 __all__ = ["RESULT_ORDER", "ColumnarTournament", "EntryColumns", "entries_of", "participant_ids"]
@@ -51,10 +52,7 @@ class EntryColumns:
     result: Ints
 
     def __post_init__(self) -> None:
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
+        read_only(self)
 
     @classmethod
     def of(cls, tournament: Tournament) -> EntryColumns:
@@ -83,9 +81,9 @@ class EntryColumns:
     def players(self) -> tuple[Participant, ...]:
         columns = zip(
             self.pids,
-            _gaps(self.birth_year, self.has_birth_year),
+            with_gaps(self.birth_year, self.has_birth_year),
             self.member.tolist(),
-            _gaps(self.fide_rating, self.has_fide_rating),
+            with_gaps(self.fide_rating, self.has_fide_rating),
             strict=True,
         )
         return tuple(map(tuple.__new__, repeat(Participant), columns))
@@ -99,13 +97,6 @@ class EntryColumns:
             strict=True,
         )
         return tuple(map(tuple.__new__, repeat(Game), columns))
-
-
-def _gaps(values: Ints, present: Flags) -> list[int | None]:
-    column: list[int | None] = values.tolist()
-    for k in np.flatnonzero(~present).tolist():
-        column[k] = None
-    return column
 
 
 class ColumnarTournament(Tournament):

@@ -11,6 +11,7 @@ numbers as text, one string per person shared by all his tournaments.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -84,10 +85,10 @@ def load_tournaments(
     person_numbers, rank = np.unique(pkz, return_inverse=True)
     pids = list(map(str, person_numbers.tolist()))
     participant_ids = list(map(pids.__getitem__, rank.tolist()))
-    white_at, black_at = _positions(listed, played, person_numbers, rank, white=white, black=black)
+    listed_at = {key: g for g, key in enumerate(listed.keys)}
+    white_at, black_at = _positions(listed, listed_at, played, person_numbers, rank, white=white, black=black)
     has_birth_year, has_fide_rating, is_member = birth_year != _ABSENT, fide_rating != _ABSENT, member != 0
     birth_year, fide_rating, result = birth_year.astype(np.int64), fide_rating.astype(np.int64), result.astype(np.int64)
-    listed_at = {key: g for g, key in enumerate(listed.keys)}
     played_at = {key: g for g, key in enumerate(played.keys)}
     listed_starts, played_starts = listed.starts.tolist(), played.starts.tolist()
     loaded: dict[int, tuple[Tournament, int]] = {}
@@ -113,14 +114,20 @@ def load_tournaments(
 
 
 def _positions(
-    listed: GroupedColumns, played: GroupedColumns, person_numbers: Ints, rank: Ints, *, white: Ints, black: Ints
+    listed: GroupedColumns,
+    listed_at: dict[tuple[Any, ...], int],
+    played: GroupedColumns,
+    person_numbers: Ints,
+    rank: Ints,
+    *,
+    white: Ints,
+    black: Ints,
 ) -> tuple[Ints, Ints]:
     """Each game's players as positions among its tournament's participants, found for all
     games by one sorted search: a participant's key is (his group, his person number's rank)."""
     if not len(white):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     groups, people = len(listed.keys), len(person_numbers)
-    listed_at = {key: g for g, key in enumerate(listed.keys)}
     game_groups = np.array([listed_at.get(key, -1) for key in played.keys], dtype=np.int64)
     if not people or (game_groups < 0).any():
         raise ValueError("a stored game's tournament has no participants")
