@@ -150,6 +150,22 @@ def test_referee_uploads_fixes_previews_submits_and_follows(page: Page, world: W
     _check(page, "14-evaluated")
 
 
+def test_referee_previews_a_name_spelt_otherwise_than_the_record(page: Page, world: World) -> None:
+    """Issue 31, point 1: the file's spelling beside the record's name (once a 500)."""
+    page.goto("/referee/sign-in")
+    page.get_by_label("Ihr API-Token").fill(world.tokens["referee_c"])
+    page.get_by_role("button", name="Anmelden").click()
+    text = good_trf(world).replace("Mueller, Bernd", "Mueller, Bernt")
+    upload: FilePayload = {"name": "herbst.trf", "mimeType": "text/plain", "buffer": text.encode()}
+    page.locator("#file").set_input_files(files=[upload])
+    page.get_by_label("Kürzel (3 Zeichen)").fill("HBT")
+    page.get_by_label("Ausrichtender Verband (Anfang der Vereinskennziffer)").fill("C03")
+    page.get_by_role("button", name="Prüfen und Vorschau").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Vorschau der Auswertung")
+    expect(page.locator("#preview tbody tr").nth(1)).to_contain_text("(in der Datei: Bernt Mueller)")
+    _check(page, "13b-preview-other-spelling")
+
+
 def test_simulator(page: Page) -> None:
     page.goto("/simulator")
     page.get_by_label("Meine DWZ").fill("1600")
