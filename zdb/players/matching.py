@@ -32,6 +32,7 @@ from zdb.errors import ValidationProblem
 from zdb.federations.models import Club
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.messages import Message
+from zdb.players.merged import LIVE, survivor_of
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
 
@@ -91,7 +92,7 @@ def _by_name(session: Session, query: PlayerQuery, caller: Principal) -> tuple[l
     among them those whose birth date was not compared because the caller may not read it."""
     assert query.surname is not None
     folded = fold_name(_name(query.surname, query.given_name or ""))
-    condition = Player.search_name == folded
+    condition = (Player.search_name == folded) & LIVE
     year = query.birth_date.year if query.birth_date is not None else query.birth_year
     if year is not None:
         # A record whose birth year is unknown fits too: it is the same person more often than
@@ -117,9 +118,17 @@ def _find(
 ) -> tuple[int | None, list[ValidationProblem], list[ValidationProblem]]:
     """The person number of an existing player, None for a newcomer; problems; warnings."""
     if query.pkz is not None:
-        if session.get(Player, query.pkz) is None:
+        survivor = survivor_of(session, query.pkz)
+        if survivor is None:
             unknown = Message("no player has the person number {pkz}", pkz=query.pkz)
             return None, [ValidationProblem(f"{query.place}.pkz", unknown)], []
+        if survivor != query.pkz:
+            merged = Message(
+                "the person number {pkz} was merged into {survivor}: the player is taken as {survivor}",
+                pkz=query.pkz,
+                survivor=survivor,
+            )
+            return survivor, [], [ValidationProblem(f"{query.place}.pkz", merged)]
         return query.pkz, [], []
     if query.club_code is not None and query.member_no is not None:
         found = session.execute(
@@ -129,12 +138,14 @@ def _find(
                 Membership.valid_until.is_(None),
             )
         ).scalar()
+        # A merge moves the memberships to the survivor and frees the FIDE id: these find no
+        # absorbed record; survivor_of keeps it so should a record have been changed by hand.
         if found is not None:
-            return found, [], []
+            return survivor_of(session, found), [], []
     if query.fide_id is not None:
         found = session.execute(select(Player.pkz).where(Player.fide_id == query.fide_id)).scalar()
         if found is not None:
-            return found, [], []
+            return survivor_of(session, found), [], []
     if not query.surname:
         return (
             None,

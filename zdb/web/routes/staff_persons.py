@@ -12,7 +12,7 @@ from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from zdb.endpoints.dependencies import INT32_MAX, PersonNumber, RequestSession
 from zdb.errors import ValidationError, ValidationProblem
@@ -24,7 +24,7 @@ from zdb.web.i18n import mark
 from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
-from zdb.web.routes.staff_forms import Text, admin, back_to, number, recalculation_hint
+from zdb.web.routes.staff_forms import Text, admin, back_to, moved_record, number, recalculation_hint
 
 __all__ = ["router"]
 
@@ -42,8 +42,11 @@ def person_page(
     done: Annotated[Literal["saved", "merged"] | None, Query()] = None,
     redo_from: Annotated[date | None, Query()] = None,
     redo_tournament: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
-) -> HTMLResponse:
+) -> Response:
     admin(request, session)
+    moved = moved_record(request, session, pkz)
+    if moved is not None:
+        return moved
     values = person_values(player_for_change(session, pkz))
     return render(
         request,
