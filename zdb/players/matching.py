@@ -127,8 +127,8 @@ def _find(
                 Membership.valid_until.is_(None),
             )
         ).scalar()
-        # A merge moves the memberships to the survivor and frees the FIDE id: these find no
-        # absorbed record; survivor_of keeps it so should a record have been changed by hand.
+        # A merge moves the memberships to the survivor and frees the FIDE id, so these find no
+        # absorbed record; survivor_of guards the invariant should a record be changed by hand.
         if found is not None:
             return survivor_of(session, found), [], []
     if query.fide_id is not None:
