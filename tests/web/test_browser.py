@@ -150,6 +150,44 @@ def test_referee_uploads_fixes_previews_submits_and_follows(page: Page, world: W
     _check(page, "14-evaluated")
 
 
+def test_referee_previews_a_name_spelt_otherwise_than_the_record(page: Page, world: World) -> None:
+    """Issue 31, point 1: the file's spelling beside the record's name (once a 500)."""
+    page.goto("/referee/sign-in")
+    page.get_by_label("Ihr API-Token").fill(world.tokens["referee_c"])
+    page.get_by_role("button", name="Anmelden").click()
+    text = good_trf(world).replace("Mueller, Bernd", "Mueller, Bernt")
+    upload: FilePayload = {"name": "herbst.trf", "mimeType": "text/plain", "buffer": text.encode()}
+    page.locator("#file").set_input_files(files=[upload])
+    page.get_by_label("Kürzel (3 Zeichen)").fill("HBT")
+    page.get_by_label("Ausrichtender Verband (Anfang der Vereinskennziffer)").fill("C03")
+    page.get_by_role("button", name="Prüfen und Vorschau").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Vorschau der Auswertung")
+    expect(page.locator("#preview tbody tr").nth(1)).to_contain_text("(in der Datei: Bernt Mueller)")
+    _check(page, "13b-preview-other-spelling")
+
+
+def test_referee_is_warned_of_a_record_that_may_be_his_newcomer(page: Page, world: World) -> None:
+    """Issue 31, point 3: a newcomer one letter from a record's name, of the same birth year, is
+    previewed as new with a warning naming the record."""
+    office = {"Authorization": f"Bearer {world.tokens['admin']}"}
+    body = {"surname": "Neumann", "given_name": "Nino", "birth_date": "2011-03-04", "allow_duplicate": True}
+    record = world.client.post("/api/v1/players", json=body, headers=office)
+    assert record.status_code == 201, record.text
+    text = good_trf(world).replace("Neumann, Nina", "Neumann, Nini").replace("C0327-77", "C0327-78")
+    page.goto("/referee/sign-in")
+    page.get_by_label("Ihr API-Token").fill(world.tokens["referee_c"])
+    page.get_by_role("button", name="Anmelden").click()
+    upload: FilePayload = {"name": "herbst.trf", "mimeType": "text/plain", "buffer": text.encode()}
+    page.locator("#file").set_input_files(files=[upload])
+    page.get_by_label("Kürzel (3 Zeichen)").fill("HBT")
+    page.get_by_label("Ausrichtender Verband (Anfang der Vereinskennziffer)").fill("C03")
+    page.get_by_role("button", name="Prüfen und Vorschau").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Vorschau der Auswertung")
+    warning = f"der Datensatz {record.json()['pkz']} (Nino Neumann, Jahrgang 2011) hat aber einen ähnlichen Namen"
+    expect(page.locator(".warnings")).to_contain_text(warning)
+    _check(page, "13c-preview-similar-record")
+
+
 def test_simulator(page: Page) -> None:
     page.goto("/simulator")
     page.get_by_label("Meine DWZ").fill("1600")

@@ -198,3 +198,18 @@ def test_preview_shows_the_warnings_and_a_correction_is_previewed_at_its_place(f
     assert set(shown) == {row["pkz"] for row in stored}
     for row in stored:
         assert shown[row["pkz"]].startswith(f"{row['r0']}-{row['i0']}" if row["r0"] else "–"), shown
+
+
+def test_a_name_spelt_otherwise_than_the_record_is_shown_beside_it(fresh: World) -> None:
+    """Issue 31, point 1: a player found by his person number under another spelling (a typo, a
+    married name) is shown with the file's spelling beside the record's; the page once answered
+    500 here while the API's preview of the same file answered 200."""
+    client = _signed_in(fresh)
+    text = good_trf(fresh).replace("Mueller, Bernd", "Mueller, Bernt")  # player 2, named by person number
+    previewed = _upload(client, text)
+    assert previewed.status_code == 200, previewed.text
+    shown = {row[1] for row in rows_of(previewed.text, "preview")}
+    assert "Bernd Mueller (in der Datei: Bernt Mueller)" in shown, shown
+    files = {"file": ("herbst.trf", text.encode(), "text/plain")}
+    english = client.post("/referee/upload?lang=en", data={**FIELDS, "action": "preview"}, files=files)
+    assert english.status_code == 200 and "(in the file: Bernt Mueller)" in text_of(english.text)

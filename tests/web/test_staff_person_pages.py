@@ -55,3 +55,17 @@ def test_an_admin_corrects_a_record_and_merges_a_second_one(world: World) -> Non
     assert moved.status_code == 308 and moved.headers["location"].endswith(f"/api/v1/players/{d}")
     again = client.post(f"/staff/players/{d}/merge", data={"absorb": "x"})
     assert again.status_code == 422 and "Personenkennzahl, die in diese übergeht:" in text_of(again.text)
+
+
+def test_the_staff_pages_of_an_absorbed_record_move_to_the_survivors(world: World) -> None:
+    """Issue 31, point 2: a number a merge absorbed answers as its survivor on the staff's pages
+    too (it once answered 409, as though it were a person to correct)."""
+    d = world.pkz["D"]
+    created = _send(world, "POST", "/players", {"surname": "Schmid", "given_name": "Dieter", "sex": "M"})
+    twin = created.json()["pkz"]
+    client = _signed_in(world, "admin")
+    assert client.post(f"/staff/players/{d}/merge", data={"absorb": str(twin)}).status_code == 303
+    for page in ("", "/memberships"):
+        moved = client.get(f"/staff/players/{twin}{page}")
+        assert moved.status_code == 301 and moved.headers["location"] == f"/staff/players/{d}{page}", page
+        assert client.get(moved.headers["location"]).status_code == 200

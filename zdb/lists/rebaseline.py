@@ -20,6 +20,7 @@ from zdb.auth.models import AuditEntry
 from zdb.bulk import copy_rows, in_chunks
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.formats.dsb_files import Codec
+from zdb.formats.list_model import ListMember
 from zdb.formats.list_reader import read_rating_list
 from zdb.lists.models import ListBaseline
 from zdb.messages import Message
@@ -39,7 +40,12 @@ def rebaseline(session: Session, data: bytes, *, file: str, day: date, codec: Co
         raise ValidationError([ValidationProblem(file, Message("a re-baseline needs a list with person ids (ID)"))])
     rated = {p.person_id: p.member for p in rating_list.people if p.member.rating is not None}
     known = pkz_by_external_id(session, [key for key in rated if key is not None])
-    states = [(known[key], member) for key, member in rated.items() if key in known]
+    # A person listed under two ids (his own and a merged record's) is set once: by his first line.
+    firsts: dict[int, ListMember] = {}
+    for key, member in rated.items():
+        if key in known:
+            firsts.setdefault(known[key], member)
+    states = list(firsts.items())
     for chunk in in_chunks(pkz for pkz, _ in states):
         session.execute(
             delete(StartRatingRow).where(StartRatingRow.player_pkz.in_(chunk), StartRatingRow.rating_date == day)

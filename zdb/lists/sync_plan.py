@@ -53,6 +53,7 @@ from zdb.formats.list_model import ListFederation, ListMember, Problem, RatingLi
 from zdb.lists.codes import ROOT_CODE, prefix_of_code
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
+from zdb.players.merged import follow_merges
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import PlayerRating, StartRatingRow
 
@@ -155,6 +156,8 @@ class _Stored:
     people: dict[int, tuple[str | None, Facts]]
     by_external: dict[str, int]
     by_fide: dict[int, int]
+    #: absorbed person number → survivor (``zdb.players.merged``): an id that finds one finds him
+    merged_into: dict[int, int]
     #: current memberships: id, pkz, club, member number, status, valid from
     memberships: list[tuple[int, int, str, int | None, str, date]]
     ratings: dict[int, tuple[int | None, int]]
@@ -177,11 +180,26 @@ def _stored(session: Session) -> _Stored:
     people: dict[int, tuple[str | None, Facts]] = {}
     by_external: dict[str, int] = {}
     by_fide: dict[int, int] = {}
+    merged_into: dict[int, int] = {}
     rows = connection.execute(
-        select(p.pkz, p.external_id, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest)
+        select(
+            p.pkz,
+            p.external_id,
+            p.surname,
+            p.given_name,
+            p.sex,
+            p.birth_year,
+            p.fide_id,
+            p.nation,
+            p.guest,
+            p.merged_into,
+        )
     )
-    for pkz, external, surname, given, sex, year, fide, nation, guest in rows:
+    for pkz, external, surname, given, sex, year, fide, nation, guest, survivor in rows:
+        # An absorbed record stays in ``people``: its number is taken for good.
         people[pkz] = (external, Facts(surname, given, sex, year, fide, nation, guest))
+        if survivor is not None:
+            merged_into[pkz] = survivor
         if external is not None:
             by_external[external] = pkz
         if fide is not None:
@@ -203,7 +221,7 @@ def _stored(session: Session) -> _Stored:
     for number, current_rating, index in connection.execute(select(r.player_pkz, r.rating, r.rating_index)):
         ratings[number] = (current_rating, index)
     baselines = set(connection.execute(select(ListBaseline.player_pkz)).scalars())
-    return _Stored(federations, clubs, people, by_external, by_fide, memberships, ratings, baselines)
+    return _Stored(federations, clubs, people, by_external, by_fide, merged_into, memberships, ratings, baselines)
 
 
 def _name(facts: Facts) -> str:
@@ -364,6 +382,10 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
             found = [by_number.get((m.club_code, m.member_no)) for m in lines if m.member_no is not None]
             found += [by_name.get((m.club_code, m.surname, m.given_name, m.birth_year)) for m in lines]
             pkz = next((number for number in found if number is not None), None)
+        if pkz is not None:
+            # A list's id of a record a merge absorbed (its external id, or its number) names
+            # the surviving person: never the absorbed record, never a new one.
+            pkz = follow_merges(pkz, stored.merged_into)
         if pkz is not None and pkz in seen:
             plan.problems.append(Problem(file_name, chosen.line, "", f"the same person ({pkz}) as an earlier line"))
             continue

@@ -6,6 +6,12 @@ is written into every participation of the person and marks each tournament he p
 so the recalculation that follows redoes them from the first one; the answer names that place.
 A birth date decides the birth year: given alone, the year follows it; given with another year,
 it is refused. Flushes, never commits.
+
+A new person with the name and birth date of a record is refused (409 naming it: the office
+merges or corrects instead) unless the office insists (``allow_duplicate``, audited: two people
+of one name and birthday exist); a record of a near name or the same name and birth year is a
+warning naming it (``zdb.players.similar``), on creation and on every correction, so that the
+office sees a second record of the person while it works on one.
 """
 
 from __future__ import annotations
@@ -21,16 +27,27 @@ from sqlalchemy.orm import Session
 from zdb.auth.principal import Principal
 from zdb.common.names import fold_name
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
+from zdb.locks import PERSON_NUMBERS, hold
 from zdb.messages import Message
 from zdb.office.audit import changed_values, record_change
 from zdb.office.reach import recalculation_from
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
+from zdb.players.similar import Wanted, similar_records
 from zdb.rating import OrderKey
 from zdb.tournaments.models import Participation
 from zdb.tournaments.person_facts import mark_stale
 
-__all__ = ["EDITABLE", "PersonEdit", "create_person", "edit_person", "person_values", "player_for_change"]
+__all__ = [
+    "EDITABLE",
+    "PersonCreated",
+    "PersonEdit",
+    "create_person",
+    "edit_person",
+    "person_values",
+    "player_for_change",
+    "similar_warnings",
+]
 
 #: the fields staff may set on a person
 EDITABLE = (
@@ -52,6 +69,61 @@ class PersonEdit:
     pkz: int
     #: the earliest place of the time line the change made dirty (None: no evaluation changes)
     reach: OrderKey | None
+    #: records that may be the same person (``similar_warnings``)
+    warnings: tuple[ValidationProblem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PersonCreated:
+    pkz: int
+    #: records that may be the same person (``similar_warnings``)
+    warnings: tuple[ValidationProblem, ...] = ()
+
+
+def _wanted(values: Mapping[str, Any]) -> Wanted:
+    return Wanted(values["surname"] or "", values["given_name"] or "", values["birth_date"], values["birth_year"])
+
+
+def similar_warnings(
+    session: Session, caller: Principal, pkz: int | None, values: Mapping[str, Any]
+) -> list[ValidationProblem]:
+    """The records (other than ``pkz``) that may be the person ``values`` describe, as warnings."""
+    [similar] = similar_records(session, [_wanted(values)], caller, exclude=() if pkz is None else (pkz,))
+    warnings = []
+    for record in similar:
+        if record.same:
+            text = Message(
+                "player {pkz} ({name}) has the same name and birth date: if it is the same person, merge the records",
+                pkz=record.pkz,
+                name=record.name,
+            )
+        else:
+            text = Message(
+                "player {pkz} ({name}, born {year}) has the same or a similar name and the same birth year: if it "
+                "is the same person, merge the records",
+                pkz=record.pkz,
+                name=record.name,
+                year=record.birth_year,
+            )
+        warnings.append(ValidationProblem("body", text))
+    return warnings
+
+
+def _refuse_duplicate(session: Session, caller: Principal, values: Mapping[str, Any]) -> list[int]:
+    """The records of the same name and birth date (a 409 naming the first); none when the
+    office insists (``allow_duplicate``): then the numbers it insisted against, for the audit."""
+    [similar] = similar_records(session, [_wanted(values)], caller)
+    same = [record for record in similar if record.same]
+    if same and not values.get("allow_duplicate"):
+        raise ConflictError(
+            Message(
+                "player {pkz} ({name}) has the same name and birth date: correct or merge that record, or send "
+                "allow_duplicate to enter a second person of that name and birth date",
+                pkz=same[0].pkz,
+                name=same[0].name,
+            )
+        )
+    return [record.pkz for record in same]
 
 
 def person_values(player: Player) -> dict[str, Any]:
@@ -116,7 +188,9 @@ def _with_year_of_date(given: Mapping[str, Any], values: dict[str, Any]) -> None
         values["birth_year"] = born.year
 
 
-def create_person(session: Session, caller: Principal, given: Mapping[str, Any]) -> int:
+def create_person(session: Session, caller: Principal, given: Mapping[str, Any]) -> PersonCreated:
+    """A new person; refused when a record has his name and birth date, unless ``given`` says
+    ``allow_duplicate`` (see the module's docstring)."""
     values: dict[str, Any] = {name: given.get(name) for name in EDITABLE}
     values["given_name"] = values["given_name"] or ""
     values["guest"] = bool(values["guest"])
@@ -125,12 +199,17 @@ def create_person(session: Session, caller: Principal, given: Mapping[str, Any])
     problems = _checked(session, None, values)
     if problems:
         raise ValidationError(problems)
+    # Two offices entering the same person at once: the second, once it holds the lock, sees the first.
+    hold(session, PERSON_NUMBERS)
+    insisted = _refuse_duplicate(session, caller, {**values, "allow_duplicate": given.get("allow_duplicate")})
+    warnings = similar_warnings(session, caller, None, values)
     fields = {k: v for k, v in values.items() if k != "objects_to_publication"}
     [pkz] = create_players(session, [NewPlayer(**fields)])
     if values["objects_to_publication"]:
         session.execute(update(Player).where(Player.pkz == pkz).values(objects_to_publication=True))
-    record_change(session, caller, "player.create", f"player {pkz}", before=None, after=values)
-    return pkz
+    more = {"allow_duplicate_of": insisted} if insisted else {}
+    record_change(session, caller, "player.create", f"player {pkz}", before=None, after=values, **more)
+    return PersonCreated(pkz, tuple(warnings))
 
 
 def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[str, Any]) -> PersonEdit:
@@ -156,7 +235,7 @@ def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[st
             )
     old, new = changed_values(before, values)
     if not new:
-        return PersonEdit(pkz, None)
+        return PersonEdit(pkz, None, tuple(similar_warnings(session, caller, pkz, values)))
     for name, value in values.items():
         setattr(player, name, value)
     player.search_name = fold_name(f"{player.given_name} {player.surname}".strip())
@@ -184,4 +263,4 @@ def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[st
         after=new,
         recalculation_from=recalculation_from(reach),
     )
-    return PersonEdit(pkz, reach)
+    return PersonEdit(pkz, reach, tuple(similar_warnings(session, caller, pkz, values)))

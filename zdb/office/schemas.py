@@ -26,6 +26,7 @@ __all__ = [
     "PersonIn",
     "PersonOut",
     "PersonPatch",
+    "PersonWarningOut",
     "RecalculationFrom",
     "TransferIn",
     "TransferOut",
@@ -57,6 +58,10 @@ class PersonIn(_PersonFields):
     surname: str = Field(min_length=1, max_length=100, examples=["Müller"])
     guest: bool = Field(default=False, description="never a member of a federation club (WO 3.4.3)")
     objects_to_publication: bool = Field(default=False, description=_OBJECTION)
+    allow_duplicate: bool = Field(
+        default=False,
+        description="enter the person although a record has the same name and birth date (else 409 naming it); audited",
+    )
 
 
 class PersonPatch(_PersonFields):
@@ -65,6 +70,18 @@ class PersonPatch(_PersonFields):
     surname: str | None = Field(default=None, min_length=1, max_length=100, examples=["Müller"])
     guest: bool | None = Field(default=None, description="never a member of a federation club (WO 3.4.3)")
     objects_to_publication: bool | None = Field(default=None, description=_OBJECTION)
+
+
+class PersonWarningOut(BaseModel):
+    """What does not refuse a change of the record but the office should know."""
+
+    place: str = Field(examples=["body"])
+    message: str = Field(
+        examples=[
+            "player 10001001 (Ida Kranz, born 2012) has the same or a similar name and the same birth year: if "
+            "it is the same person, merge the records"
+        ]
+    )
 
 
 class PersonOut(BaseModel):
@@ -80,6 +97,10 @@ class PersonOut(BaseModel):
     objects_to_publication: bool
     recalculation_from: RecalculationFrom | None = Field(
         description="the first tournament the recalculation redoes because of this change; null: no evaluation changes"
+    )
+    warnings: list[PersonWarningOut] = Field(
+        default_factory=list,
+        description="records that may be the same person: the same or a similar name and the same birth year",
     )
 
 

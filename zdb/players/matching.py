@@ -32,8 +32,10 @@ from zdb.errors import ValidationProblem
 from zdb.federations.models import Club
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.messages import Message
+from zdb.players.merged import LIVE, survivor_of
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
+from zdb.players.similar import Wanted, current_clubs, similar_records
 
 __all__ = ["MatchOutcome", "PlayerQuery", "match_players"]
 
@@ -74,24 +76,12 @@ def _name(surname: str, given_name: str) -> str:
     return f"{given_name} {surname}".strip()
 
 
-def _current_clubs(session: Session, pkzs: Sequence[int]) -> dict[int, list[str]]:
-    rows = session.execute(
-        select(Membership.player_pkz, Membership.club_code).where(
-            Membership.player_pkz.in_(pkzs), Membership.valid_until.is_(None)
-        )
-    )
-    clubs: dict[int, list[str]] = {pkz: [] for pkz in pkzs}
-    for pkz, code in rows:
-        clubs[pkz].append(code)
-    return clubs
-
-
 def _by_name(session: Session, query: PlayerQuery, caller: Principal) -> tuple[list[Player], list[Player]]:
     """The records fitting name and birth (date where the caller may read it, else year), and
     among them those whose birth date was not compared because the caller may not read it."""
     assert query.surname is not None
     folded = fold_name(_name(query.surname, query.given_name or ""))
-    condition = Player.search_name == folded
+    condition = (Player.search_name == folded) & LIVE
     year = query.birth_date.year if query.birth_date is not None else query.birth_year
     if year is not None:
         # A record whose birth year is unknown fits too: it is the same person more often than
@@ -100,7 +90,7 @@ def _by_name(session: Session, query: PlayerQuery, caller: Principal) -> tuple[l
     candidates = list(session.execute(select(Player).where(condition).order_by(Player.pkz)).scalars())
     if query.birth_date is None or not candidates:
         return candidates, []
-    clubs = _current_clubs(session, [p.pkz for p in candidates])
+    clubs = current_clubs(session, [p.pkz for p in candidates])
     fitting, unseen = [], []
     for player in candidates:
         if not caller.sees_private(clubs[player.pkz]):
@@ -117,9 +107,17 @@ def _find(
 ) -> tuple[int | None, list[ValidationProblem], list[ValidationProblem]]:
     """The person number of an existing player, None for a newcomer; problems; warnings."""
     if query.pkz is not None:
-        if session.get(Player, query.pkz) is None:
+        survivor = survivor_of(session, query.pkz)
+        if survivor is None:
             unknown = Message("no player has the person number {pkz}", pkz=query.pkz)
             return None, [ValidationProblem(f"{query.place}.pkz", unknown)], []
+        if survivor != query.pkz:
+            merged = Message(
+                "the person number {pkz} was merged into {survivor}: the player is taken as {survivor}",
+                pkz=query.pkz,
+                survivor=survivor,
+            )
+            return survivor, [], [ValidationProblem(f"{query.place}.pkz", merged)]
         return query.pkz, [], []
     if query.club_code is not None and query.member_no is not None:
         found = session.execute(
@@ -129,12 +127,14 @@ def _find(
                 Membership.valid_until.is_(None),
             )
         ).scalar()
+        # A merge moves the memberships to the survivor and frees the FIDE id, so these find no
+        # absorbed record; survivor_of guards the invariant should a record be changed by hand.
         if found is not None:
-            return found, [], []
+            return survivor_of(session, found), [], []
     if query.fide_id is not None:
         found = session.execute(select(Player.pkz).where(Player.fide_id == query.fide_id)).scalar()
         if found is not None:
-            return found, [], []
+            return survivor_of(session, found), [], []
     if not query.surname:
         return (
             None,
@@ -220,6 +220,35 @@ def _newcomer_problems(session: Session, query: PlayerQuery, caller: Principal) 
     return problems
 
 
+def _similar_warnings(
+    session: Session, queries: Sequence[PlayerQuery], newcomers: Sequence[int], caller: Principal
+) -> list[ValidationProblem]:
+    """A newcomer whose name is near a record's of the same birth (``zdb.players.similar``):
+    the referee is told, never refused; he names the player by person number if it is him."""
+    wanted = [
+        Wanted(q.surname or "", q.given_name or "", q.birth_date, q.birth_year) for q in (queries[k] for k in newcomers)
+    ]
+    warnings = []
+    for k, similar in zip(newcomers, similar_records(session, wanted, caller), strict=True):
+        query = queries[k]
+        for record in similar:
+            warnings.append(
+                ValidationProblem(
+                    query.place,
+                    Message(
+                        "no record fits {name!r}, so a new person is entered; but the record {pkz} ({record}, born "
+                        "{year}) has a similar name and the same birth year: if it is the same person, name the "
+                        "player by that person number",
+                        name=_name(query.surname or "", query.given_name or ""),
+                        pkz=record.pkz,
+                        record=record.name,
+                        year=record.birth_year,
+                    ),
+                )
+            )
+    return warnings
+
+
 def _new_player(query: PlayerQuery) -> NewPlayer:
     birth = query.birth_date
     return NewPlayer(
@@ -266,6 +295,8 @@ def match_players(
                             ),
                         )
                     )
+    if newcomers:
+        warnings += _similar_warnings(session, queries, newcomers, caller)
     created = [False] * len(queries)
     if problems or not create or not newcomers:
         return MatchOutcome(tuple(found), tuple(created), tuple(problems), tuple(warnings))

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from zdb.bulk import copy_rows, in_chunks
 from zdb.common.names import fold_name
 from zdb.locks import PERSON_NUMBERS, hold
+from zdb.players.merged import follow_merges
 from zdb.players.models import Player
 
 __all__ = ["NewPlayer", "create_players", "pkz_by_external_id"]
@@ -82,8 +83,12 @@ def create_players(session: Session, players: Sequence[NewPlayer]) -> list[int]:
 
 
 def pkz_by_external_id(session: Session, external_ids: Sequence[str]) -> dict[str, int]:
+    """The person each known external id names: a record a merge absorbed keeps its id, which
+    then names the survivor (``zdb.players.merged``)."""
     found: dict[str, int] = {}
     for chunk in in_chunks(external_ids):
         rows = session.execute(select(Player.external_id, Player.pkz).where(Player.external_id.in_(chunk)))
         found.update((r.external_id, r.pkz) for r in rows)
-    return found
+    absorbed = session.execute(select(Player.pkz, Player.merged_into).where(Player.merged_into.is_not(None)))
+    merged = {pkz: survivor for pkz, survivor in absorbed if survivor is not None}
+    return {external: follow_merges(pkz, merged) for external, pkz in found.items()}

@@ -8,6 +8,7 @@ member). Each answer that can reach into the time line says from which tournamen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.endpoints.dependencies import INT32_MAX, Caller, PersonNumber, RequestSession
+from zdb.errors import ValidationProblem
 from zdb.federations import queries as federation_queries
 from zdb.federations.models import Federation
 from zdb.federations.schemas import ClubOut, FederationOut
@@ -39,6 +41,7 @@ from zdb.office.schemas import (
     PersonIn,
     PersonOut,
     PersonPatch,
+    PersonWarningOut,
     TransferIn,
     TransferOut,
 )
@@ -64,10 +67,17 @@ Admin = Annotated[Principal, Depends(requires_admin)]
 _WRITE_PROBLEMS = problems(401, 403, 404, 409)
 
 
-def _person(session: Session, pkz: int, reach: OrderKey | None) -> PersonOut:
+def _person(
+    session: Session, pkz: int, reach: OrderKey | None, warnings: Sequence[ValidationProblem] = ()
+) -> PersonOut:
     player = session.get(Player, pkz)
     assert player is not None
-    return PersonOut(pkz=pkz, **persons.person_values(player), recalculation_from=recalculation_from(reach))  # type: ignore[arg-type]
+    return PersonOut(
+        pkz=pkz,
+        **persons.person_values(player),
+        recalculation_from=recalculation_from(reach),  # type: ignore[arg-type]
+        warnings=[PersonWarningOut(place=w.place, message=w.message) for w in warnings],
+    )
 
 
 def _membership(membership: Membership, reach: OrderKey | None = None) -> MembershipOut:
@@ -115,12 +125,14 @@ def _created(body: Any, location: str) -> JSONResponse:
     status_code=201,
     response_model=PersonOut,
     summary="Create a person (admin)",
+    description="Refused (409, naming the record) when a record has the same name and birth date, unless "
+    "`allow_duplicate` insists; a record of the same or a similar name and the same birth year is named in `warnings`.",
     responses=problems(401, 403, 409),
 )
 def create_person(*, request: Request, session: RequestSession, caller: Admin, body: PersonIn) -> JSONResponse:
-    pkz = persons.create_person(session, caller, body.model_dump())
-    location = str(request.app.url_path_for("player_card", pkz=str(pkz)))
-    return _created(_person(session, pkz, None).model_dump(mode="json"), location)
+    created = persons.create_person(session, caller, body.model_dump())
+    location = str(request.app.url_path_for("player_card", pkz=str(created.pkz)))
+    return _created(_person(session, created.pkz, None, created.warnings).model_dump(mode="json"), location)
 
 
 @router.patch(
@@ -133,7 +145,7 @@ def create_person(*, request: Request, session: RequestSession, caller: Admin, b
 )
 def edit_person(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: PersonPatch) -> PersonOut:
     edit = persons.edit_person(session, caller, pkz, body.model_dump(exclude_unset=True))
-    return _person(session, pkz, edit.reach)
+    return _person(session, pkz, edit.reach, edit.warnings)
 
 
 @router.post(

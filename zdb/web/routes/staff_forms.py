@@ -15,13 +15,14 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
 from fastapi import Form, Request
-from fastapi.responses import RedirectResponse
+from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
 from zdb.endpoints.dependencies import INT64_MAX
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
+from zdb.players.merged import survivor_of
 from zdb.web.form_values import optional_german_date, optional_int
 from zdb.web.referee_session import referee
 
@@ -36,6 +37,7 @@ __all__ = [
     "back_to",
     "checked_key",
     "day",
+    "moved_record",
     "number",
     "optional_day",
     "recalculation_hint",
@@ -117,3 +119,13 @@ def recalculation_hint(reach: dict[str, Any] | None) -> dict[str, str]:
 def back_to(path: str, what: str, **more: str) -> RedirectResponse:
     """After a change: back to the page (303), which says what was done."""
     return RedirectResponse(f"{path}?{urlencode({'done': what, **more})}", status_code=303)
+
+
+def moved_record(request: Request, session: Session, pkz: int) -> Response | None:
+    """A record a merge absorbed answers as its survivor: its staff pages move for good to his
+    (as its public page does); None for a record that is a person."""
+    survivor = survivor_of(session, pkz)
+    if survivor is None or survivor == pkz:
+        return None
+    path = request.url.path.replace(f"/staff/players/{pkz}", f"/staff/players/{survivor}", 1)
+    return RedirectResponse(path, status_code=301)

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Annotated, Literal
 
 from fastapi import Form, Path, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 
 from zdb.endpoints.dependencies import INT32_MAX, PersonNumber, RequestSession
@@ -32,6 +32,7 @@ from zdb.web.routes.staff_forms import (
     back_to,
     checked_key,
     day,
+    moved_record,
     number,
     optional_day,
     recalculation_hint,
@@ -62,8 +63,11 @@ def memberships_page(
     done: Annotated[Literal["joined", "saved", "transferred"] | None, Query()] = None,
     redo_from: Annotated[date | None, Query()] = None,
     redo_tournament: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
-) -> HTMLResponse:
+) -> Response:
     admin(request, session)
+    moved = moved_record(request, session, pkz)
+    if moved is not None:
+        return moved
     values = person_values(player_for_change(session, pkz))
     found = memberships_of(session, pkz)
     codes = {m.club_code for m in found}

@@ -1,6 +1,7 @@
 """The staff's person page: correct a person's record (name, birth year, sex, FIDE id, nation)
-and merge a second record of the same person into it. For a signed-in admin (the referees'
-sign-in, with an admin token).
+and merge a second record of the same person into it; the records that may be that second one
+(a near or the same name and the same birth, ``zdb.players.similar``) are named above the
+forms. For a signed-in admin (the referees' sign-in, with an admin token).
 
 The page writes through the services the API uses (``zdb.office``): each change audited, the
 recalculation asked for after the commit when a birth year reaches into the time line.
@@ -12,19 +13,19 @@ from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from zdb.endpoints.dependencies import INT32_MAX, PersonNumber, RequestSession
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.office.merge import merge_persons
-from zdb.office.persons import edit_person, person_values, player_for_change
+from zdb.office.persons import edit_person, person_values, player_for_change, similar_warnings
 from zdb.office.reach import recalculation_from
 from zdb.web.i18n import mark
 from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
-from zdb.web.routes.staff_forms import Text, admin, back_to, number, recalculation_hint
+from zdb.web.routes.staff_forms import Text, admin, back_to, moved_record, number, recalculation_hint
 
 __all__ = ["router"]
 
@@ -42,15 +43,21 @@ def person_page(
     done: Annotated[Literal["saved", "merged"] | None, Query()] = None,
     redo_from: Annotated[date | None, Query()] = None,
     redo_tournament: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
-) -> HTMLResponse:
-    admin(request, session)
+) -> Response:
+    caller = admin(request, session)
+    moved = moved_record(request, session, pkz)
+    if moved is not None:
+        return moved
     values = person_values(player_for_change(session, pkz))
+    # A second record of the person is shown wherever the office works on one (issue 31).
+    similar = similar_warnings(session, caller, pkz, values)
     return render(
         request,
         "staff_person.html",
         {
             "pkz": pkz,
             "values": values,
+            "similar": similar,
             "done": None if done is None else DONE[done],
             "redo_from": redo_from,
             "redo_tournament": redo_tournament,
