@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
+from zdb.auth.repository import last_write_at
 from zdb.common.utc import as_utc
 from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import RequestSession
@@ -122,7 +123,8 @@ def download(*, session: RequestSession, access: ListAccess, file: str) -> Respo
     members, changed = list_queries.federation_members(session, prefix, list_source(session, at=None, edition=None))
     federations = list_queries.federations_of(session, prefix)
     clubs = list_queries.federation_clubs(session, prefix)
-    known = [as_utc(s) for s in (changed, results_stamp(session)) if s is not None]
+    # stamped as the API's ZIP is (``zdb.api.routers.files``): the same data give the same bytes
+    known = [as_utc(s) for s in (changed, results_stamp(session), last_write_at(session)) if s is not None]
     written = portal_files.portal_rating_list_zip(members, clubs, federations, "cp1252", max(known, default=None))
     headers = {"Content-Disposition": f'attachment; filename="{file}"', "Cache-Control": "no-cache"}
     return Response(written.data, media_type="application/zip", headers=headers)

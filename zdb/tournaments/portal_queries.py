@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Select, and_, func, select
+from sqlalchemy import ColumnElement, Select, and_, case, func, literal, select
 from sqlalchemy.orm import Session, aliased
 
 from zdb.common.like import like_pattern
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
-from zdb.players.privacy import public_name_column
+from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.rating import expected_score
 from zdb.ratings.models import Evaluation
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
@@ -280,8 +280,13 @@ def matches(
         return [
             person.pkz.label(f"{column}_pkz"),
             person.external_id.label(f"{column}_id"),
-            public_name_column(person.surname).label(f"{column}_surname"),
-            public_name_column(person.given_name, given=True).label(f"{column}_given"),
+            # the public name of the aliased person (``zdb.players.privacy``)
+            case((person.objects_to_publication.is_(True), literal(WITHHELD)), else_=person.surname).label(
+                f"{column}_surname"
+            ),
+            case((person.objects_to_publication.is_(True), literal("")), else_=person.given_name).label(
+                f"{column}_given"
+            ),
             figures.r0.label(f"{column}_r0"),
         ]
 
