@@ -321,7 +321,7 @@ def matches(
     return games, total
 
 
-def _side(row: Mapping[str, Any], column: str) -> dict[str, Any]:
+def _side(row: Mapping[Any, Any], column: str) -> dict[str, Any]:
     return _present(
         {
             "personId": row[f"{column}_id"] or str(row[f"{column}_pkz"]),
