@@ -28,6 +28,7 @@ from zdb.web.routes import (
     staff_lists,
     staff_memberships,
     staff_persons,
+    staff_portal_clients,
     tournaments,
 )
 
@@ -49,6 +50,7 @@ def install_web(app: FastAPI) -> None:
         simulator,
         referee,
         staff_lists,
+        staff_portal_clients,
         staff_persons,
         staff_memberships,
         staff_clubs,
