@@ -1,5 +1,6 @@
 """Door: the interface club software already speaks — the rating portal's REST interface
-(``/dsbwertungsportal/rs/…``, ``client-interfaces.md`` §1) with its token endpoint.
+(``/dsbwertungsportal/rs/…``, ``client-interfaces.md`` §1) with its token endpoint, and the
+older DeWIS files (``/php/dewis/…``, §2).
 
 It reads through the domains' read statements and writes nothing but tokens (and their audit
 entries). Its errors are answered in the portal's shape (``zdb.portal.route``), never as the
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from zdb.portal import rating_list, token, tournaments
+from zdb.portal import dewis, rating_list, token, tournaments
 
 __all__ = ["PORTAL_PREFIX", "install_portal"]
 
@@ -22,3 +23,4 @@ def install_portal(app: FastAPI) -> None:
     """Mount the portal's paths on ``app``."""
     for module in (rating_list, tournaments, token):
         app.include_router(module.router, prefix=PORTAL_PREFIX)
+    app.include_router(dewis.router)  # /php/dewis/…, where the federation's website had them
