@@ -41,6 +41,7 @@ from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
+from zdb.api.routers import top_lists as top_lists_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for
@@ -166,6 +167,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         submissions.router,
         files_router.router,
         tools_router.router,
+        top_lists_router.router,
         office_router.router,
         editions_router.router,
         impact_router.router,

@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from zdb.web.routes import (
     clubs,
+    embed,
     federations,
     language,
     players,
@@ -45,6 +46,7 @@ def install_web(app: FastAPI) -> None:
         players,
         tournaments,
         clubs,
+        embed,
         federations,
         recalculation,
         simulator,
