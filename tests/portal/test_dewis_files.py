@@ -14,8 +14,11 @@ import json
 from xml.etree import ElementTree
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tests.api.world import MEMBERSHIPS, NAMES, REPLAY, World
+from zdb.app import create_app
+from zdb.config import Settings
 from zdb.formats.dewis_files import php_serialize
 
 VEREIN = "id|nachname|vorname|titel|verein|mglnr|status|dwz|dwzindex|turniercode|turnierende|fideid|fideelo|fidetitel"
@@ -143,3 +146,13 @@ def test_errors_are_plain_texts_starting_with_fehler(world: World, path: str, pa
     answer = world.client.get(f"/php/dewis/{path}", params=params)
     assert answer.text.startswith("Fehler: ")
     assert answer.headers["content-type"].startswith("text/plain")
+
+
+@pytest.mark.parametrize("world_url", ["sqlite"], indirect=True)
+def test_the_dewis_files_count_as_the_club_pull(world: World) -> None:
+    settings = Settings(database_url=world.url, rate_limits=True, rate_limit_club_pull="2/hour")
+    with TestClient(create_app(settings, recalculation=False)) as limited:
+        for _ in range(2):
+            assert limited.get("/php/dewis/verein.php", params={"zps": "C0327"}).status_code == 200
+        assert limited.get("/php/dewis/spieler.php", params={"pkz": "1"}).status_code == 429
+        assert limited.get("/dsbwertungsportal/rs/dwz/dwzliste/persons").status_code == 200  # a read, not a file

@@ -6,7 +6,8 @@ production — one count for all serving processes — and in the process's memo
 What is counted, and under which key (each limit a setting of ``zdb.config.Settings``):
 
 * the club pull (``/clubs/{code}/ratings``, ``/clubs/{code}/members.csv``,
-  ``/files/rating-list.zip``, ``/ratings/changes``) per client address: ``rate_limit_club_pull``,
+  ``/files/rating-list.zip``, ``/ratings/changes``; the older DeWIS files ``/php/dewis/*.php``
+  and the portal interface's list files) per client address: ``rate_limit_club_pull``,
   by default 120 an hour, as the DSB's club API allows;
 * every other read (and the public simulator) per client address: ``rate_limit_reads``;
 * a write with a token per token (a hash of it, never the token): ``rate_limit_writes``;
@@ -45,7 +46,10 @@ __all__ = ["RateLimits", "storage_for"]
 _log = logging.getLogger(__name__)
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_CLUB_PULL = re.compile(r"^/api/v1/(clubs/[^/]+/(ratings|members\.csv)|files/rating-list\.zip|ratings/changes)$")
+_CLUB_PULL = re.compile(
+    r"^/api/v1/(clubs/[^/]+/(ratings|members\.csv)|files/rating-list\.zip|ratings/changes)$"
+    r"|^/php/dewis/(verein|verband|spieler)\.php$|^/dsbwertungsportal/rs/dwz/dwzliste/download/[^/]+$"
+)
 _UNLIMITED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
 _PUBLIC_WRITES = frozenset({"/api/v1/simulator"})
 _SIGN_IN = "/referee/sign-in"
