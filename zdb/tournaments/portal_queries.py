@@ -196,7 +196,7 @@ def _club_names(session: Session, pkzs: list[int]) -> dict[int, str]:
     return names
 
 
-def evaluation(session: Session, tournament_id: int, person_ids: Mapping[int, str] | None = None) -> dict[str, Any]:
+def evaluation(session: Session, tournament_id: int) -> dict[str, Any]:
     """``{tournament, players}``: the stored evaluation of the tournament's evaluated version in
     the submission's order, with the display strings of the portal's pages: old and new DWZ as
     ``rating-index``, a non-member's new value in brackets (he is not rated into the list), the
