@@ -179,7 +179,7 @@ def test_a_clubs_client_reads_its_own_vkz_only(world: World) -> None:
 def test_a_wrong_secret_counts_as_a_failed_sign_in(world: World) -> None:
     settings = Settings(database_url=world.url, rate_limits=True, rate_limit_failed_auth="2/minute")
     with TestClient(create_app(settings, recalculation=False)) as limited:
-        make_client(world, "club-web-8", ["dsb_tournament"])
+        secret = make_client(world, "club-web-8", ["dsb_tournament"])
         for _ in range(2):
             answer = limited.post(
                 f"{RS}/auth/token",
@@ -191,5 +191,11 @@ def test_a_wrong_secret_counts_as_a_failed_sign_in(world: World) -> None:
                 },
             )
             assert answer.status_code == 401
-        # the address has used up its failed sign-ins: a request with a token is refused
+        # the address has used up its failed sign-ins: a request with a token is refused, and so is
+        # another try at the token endpoint, even with the right secret
         assert limited.get(f"{RS}/dwz/tournaments", headers={"Authorization": "Bearer any"}).status_code == 429
+        right = limited.post(
+            f"{RS}/auth/token",
+            data={"grant_type": "client_credentials", "client_id": "club-web-8", "client_secret": secret, "scope": "x"},
+        )
+        assert right.status_code == 429
