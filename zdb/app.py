@@ -41,10 +41,12 @@ from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
+from zdb.api.routers import top_lists as top_lists_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for
 from zdb.lists.dispatch import ImportStarter, thread_starter
+from zdb.portal import install_portal
 from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
@@ -165,6 +167,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         submissions.router,
         files_router.router,
         tools_router.router,
+        top_lists_router.router,
         office_router.router,
         editions_router.router,
         impact_router.router,
@@ -173,6 +176,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)
     install_openapi(app)
+    install_portal(app)
     install_web(app)
     install_docs(app, f"{API_PREFIX}/docs", f"{API_PREFIX}/openapi.json")
     metrics = Metrics(engine, settings.broker_url)

@@ -87,6 +87,12 @@ class Settings:
     #: an Idempotency-Key is remembered this long (``zdb.endpoints.idempotency``): a retry within it is
     #: answered with the first answer; after it, the key is forgotten and a request under it is new
     idempotency_key_hours: float = 24.0
+    #: the rating portal's list paths (``/dsbwertungsportal/rs/dwz/dwzliste/…``) need a token with
+    #: the scope ``dwz_liste`` (default: they do not, as the real service in 2026)
+    portal_list_token: bool = False
+    #: who may frame the embeddable views (``/embed/…``) for club websites: a CSP frame-ancestors
+    #: source list (default ``*``: any club's site; the rest of ZDB is framed by nobody)
+    embed_frame_ancestors: str = "*"
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -125,6 +131,8 @@ class Settings:
             compiled_kernel=env.get("ZDB_COMPILED_KERNEL", "on").strip().lower() not in ("off", "0", "false", "no"),
             web_session_hours=float(env.get("ZDB_WEB_SESSION_HOURS", "10")),
             idempotency_key_hours=float(env.get("ZDB_IDEMPOTENCY_KEY_HOURS", "24")),
+            portal_list_token=env.get("ZDB_PORTAL_LIST_TOKEN", "").strip().lower() in ("1", "true", "yes", "on"),
+            embed_frame_ancestors=env.get("ZDB_EMBED_FRAME_ANCESTORS", "*").strip() or "*",
             home=home,
         )
 

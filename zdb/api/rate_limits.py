@@ -6,13 +6,15 @@ production — one count for all serving processes — and in the process's memo
 What is counted, and under which key (each limit a setting of ``zdb.config.Settings``):
 
 * the club pull (``/clubs/{code}/ratings``, ``/clubs/{code}/members.csv``,
-  ``/files/rating-list.zip``, ``/ratings/changes``) per client address: ``rate_limit_club_pull``,
+  ``/files/rating-list.zip``, ``/ratings/changes``; the older DeWIS files ``/php/dewis/*.php``
+  and the portal interface's list files) per client address: ``rate_limit_club_pull``,
   by default 120 an hour, as the DSB's club API allows;
 * every other read (and the public simulator) per client address: ``rate_limit_reads``;
 * a write with a token per token (a hash of it, never the token): ``rate_limit_writes``;
-* failed authentications (any answer 401: a wrong token, a failed sign-in) per client address:
-  ``rate_limit_failed_auth``. Once an address has used them up, every request of it that
-  carries a token or signs in is answered 429 until the window has moved on, whatever the token.
+* failed authentications (any answer 401: a wrong token, a failed sign-in, a wrong client secret
+  at the rating portal's token endpoint) per client address: ``rate_limit_failed_auth``. Once an
+  address has used them up, every request of it that carries a token, signs in or asks the token
+  endpoint is answered 429 until the window has moved on, whatever the token.
 
 The health checks and the metrics are never limited. A 429 is a problem document with
 ``Retry-After`` (seconds). The client address is the connection's; behind a reverse proxy,
@@ -45,10 +47,15 @@ __all__ = ["RateLimits", "storage_for"]
 _log = logging.getLogger(__name__)
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_CLUB_PULL = re.compile(r"^/api/v1/(clubs/[^/]+/(ratings|members\.csv)|files/rating-list\.zip|ratings/changes)$")
+_CLUB_PULL = re.compile(
+    r"^/api/v1/(clubs/[^/]+/(ratings|members\.csv)|files/rating-list\.zip|ratings/changes)$"
+    r"|^/php/dewis/(verein|verband|spieler)\.php$|^/dsbwertungsportal/rs/dwz/dwzliste/download/[^/]+$"
+)
 _UNLIMITED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
 _PUBLIC_WRITES = frozenset({"/api/v1/simulator"})
 _SIGN_IN = "/referee/sign-in"
+#: the rating portal's token endpoint (``zdb.portal.token``): a client id and secret are a sign-in
+_TOKEN = "/dsbwertungsportal/rs/auth/token"
 
 
 def storage_for(settings: Settings) -> Storage:
@@ -95,7 +102,7 @@ class RateLimits:
             return
         address = (scope.get("client") or ("unknown", 0))[0]
         authorization = _header(scope, b"authorization")
-        credential = authorization is not None or (scope["method"] == "POST" and scope["path"] == _SIGN_IN)
+        credential = authorization is not None or (scope["method"] == "POST" and scope["path"] in (_SIGN_IN, _TOKEN))
         if credential and not await self._test(self.limits.failed_auth, "failed-auth", address):
             await self._refuse(scope, receive, send, self.limits.failed_auth, "failed-auth", address)
             return

@@ -9,6 +9,7 @@ from zdb.cli import (
     api_commands,
     db_commands,
     list_commands,
+    portal_commands,
     rating_commands,
     service_commands,
     simulator_commands,
@@ -32,5 +33,6 @@ for _module in (
     service_commands,
     api_commands,
     token_commands,
+    portal_commands,
 ):
     _module.register(main)

@@ -95,10 +95,12 @@ __all__ = [
     "Fitter",
     "MemberRow",
     "Written",
+    "club_member_values",
     "club_members_csv",
     "codec_of",
     "federation_code",
     "inert",
+    "legacy_cell",
     "rating_list_zip",
     "spieler_csv",
     "stable_zip",
@@ -426,8 +428,33 @@ def stable_zip(files: Sequence[tuple[str, bytes]], stamp: datetime | None = None
     return buffer.getvalue()
 
 
+def legacy_cell(value: str) -> str:
+    """A value of a ``|`` file: a ``|`` becomes ``/``, a line break a space."""
+    return _legacy(value)
+
+
 def _legacy(value: str) -> str:
     return value.replace("|", "/").replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+
+
+def club_member_values(r: MemberRow) -> tuple[str, ...]:
+    """A member's 14 values of the legacy layout (``CLUB_MEMBERS_HEADER``), as text."""
+    return (
+        _text(r.pkz),
+        r.surname,
+        r.given_name,
+        _text(r.title),
+        r.club_code,
+        _member_no(r.member_no),
+        _STATUS.get(r.status, ""),
+        _text(r.rating),
+        _index(r),
+        _text(r.last_tournament_id),
+        "" if r.last_evaluation is None else r.last_evaluation.isoformat(),
+        _text(r.fide_id),
+        _text(r.fide_rating),
+        _text(r.fide_title),
+    )
 
 
 def club_members_csv(rows: Iterable[MemberRow], codec: Codec = "utf-8") -> Written:
@@ -435,22 +462,6 @@ def club_members_csv(rows: Iterable[MemberRow], codec: Codec = "utf-8") -> Writt
     fit = Fitter(codec)
     lines = ["|".join(CLUB_MEMBERS_HEADER)]
     for r in rows:
-        fields = (
-            _text(r.pkz),
-            r.surname,
-            r.given_name,
-            _text(r.title),
-            r.club_code,
-            _member_no(r.member_no),
-            _STATUS.get(r.status, ""),
-            _text(r.rating),
-            _index(r),
-            _text(r.last_tournament_id),
-            "" if r.last_evaluation is None else r.last_evaluation.isoformat(),
-            _text(r.fide_id),
-            _text(r.fide_rating),
-            _text(r.fide_title),
-        )
-        lines.append("|".join(_legacy(inert(fit(value))) for value in fields))
+        lines.append("|".join(_legacy(inert(fit(value))) for value in club_member_values(r)))
     text = "".join(line + "\r\n" for line in lines)
     return Written(text.encode(codec), fit.replaced)

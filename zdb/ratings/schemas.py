@@ -27,6 +27,7 @@ __all__ = [
     "RatingChangeFeed",
     "RecalcProgress",
     "RecalcStatus",
+    "StandardTopListEntry",
     "TopListEntry",
     "Wo2026TermsOut",
 ]
@@ -223,3 +224,17 @@ class ExplanationOut(BaseModel):
     stored: bool
     figures: EvaluationFigures = Field(description="the stored evaluation row")
     matches_stored: bool = Field(description="the recomputation gives exactly the stored figures")
+
+
+class StandardTopListEntry(BaseModel):
+    """One line of a standard top list (``zdb.ratings.top_lists``)."""
+
+    rank: int = Field(description="equal ratings share a rank (1, 2, 2, 4)", examples=[1])
+    pkz: int = Field(examples=[10000042])
+    surname: str = Field(examples=["Müller"])
+    given_name: str = Field(examples=["Anna"])
+    birth_year: int | None = Field(examples=[1958])
+    rating: int = Field(examples=[2143])
+    rating_index: int = Field(examples=[57])
+    club_code: str = Field(description="his first current club in the federation asked for", examples=["C0327"])
+    club_name: str = Field(examples=["SK Musterstadt 1920"])

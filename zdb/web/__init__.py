@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from zdb.web.routes import (
     clubs,
+    embed,
     federations,
     language,
     players,
@@ -28,6 +29,7 @@ from zdb.web.routes import (
     staff_lists,
     staff_memberships,
     staff_persons,
+    staff_portal_clients,
     tournaments,
 )
 
@@ -44,11 +46,13 @@ def install_web(app: FastAPI) -> None:
         players,
         tournaments,
         clubs,
+        embed,
         federations,
         recalculation,
         simulator,
         referee,
         staff_lists,
+        staff_portal_clients,
         staff_persons,
         staff_memberships,
         staff_clubs,
