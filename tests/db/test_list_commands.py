@@ -12,12 +12,13 @@ from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from tests.db.scenario import differences, recalc
+from tests.db.test_list_import import _with_lagging_lines
 from zdb.cli import main
 from zdb.db import engine_for, unit_of_work
 from zdb.formats.fide_list import FidePlayer, FideRating
 from zdb.lists.fide_import import newest_standard
 from zdb.lists.models import FideRatingRow
-from zdb.players.models import Player
+from zdb.players.models import Membership, Player
 from zdb.ratings.models import PlayerRating
 from zdb.synthetic.fide_lists import write_fide_txt
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
@@ -110,3 +111,18 @@ def test_fide_editions_are_kept_by_date_and_looked_up_before_a_start(sqlite_url:
         assert newest_standard(session, [4_600_001, 4_600_002], date(2026, 11, 1)) == {4_600_001: 2001}
         assert newest_standard(session, [4_600_001], date(2026, 11, 2)) == {4_600_001: 2011}
         assert newest_standard(session, [4_600_001], date(2026, 10, 1)) == {}
+
+
+def test_lists_import_takes_a_person_whose_lines_differ_and_counts_what_it_stored(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    data, _, lagging, _ = _with_lagging_lines(synthetic_list(5, 120))
+    path = tmp_path / "liste.zip"
+    path.write_bytes(list_zip_bytes(data))
+    status, out, err = _zdb(sqlite_url, "lists", "import", str(path), "--date", "2026-06-30")
+    assert status == 0, err
+    with unit_of_work(engine_for(sqlite_url)) as session:
+        stored = session.execute(select(func.count()).select_from(Membership)).scalar_one()
+    assert stored == len(data.members)
+    assert f"lines of spieler.csv stored: {stored}; lines left out: 0; warnings: 3; problems: 0" in out
+    assert f"Letzte Auswertung: {lagging.person_id}" in err

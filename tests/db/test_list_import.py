@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
-from zdb.formats.list_model import ListMember
+from zdb.formats.list_model import ListMember, YearWeek
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
 from zdb.lists.service import ListProblemsError, import_rating_list
@@ -203,3 +203,74 @@ def test_a_list_without_a_date_needs_one(postgres_url: str, first_list: Syntheti
 
     with pytest.raises(ValidationError, match="--date"), unit_of_work(engine_for(postgres_url)) as session:
         import_rating_list(session, list_zip_bytes(first_list, stamp=None), file="liste.zip")
+
+
+def _with_lagging_lines(data: SyntheticList) -> tuple[SyntheticList, ListMember, ListMember, ListMember]:
+    """``data`` with two people whose lines disagree: one gets a passive line in another club
+    whose "Letzte Auswertung" lags his active line's; another, with no active line at all, two
+    passive lines of different birth years and weeks. Answers the list, the active line, the
+    lagging passive line and the most recent of the passive-only person's lines."""
+    first, second = _single_line_people(data)[:2]
+    other_club = next(c.code for c in data.clubs if c.code not in (first.club_code, second.club_code))
+    week, older = YearWeek(2025, 40), YearWeek(2024, 12)
+    active = replace(first, status="active", last_evaluation=week)
+    lagging = replace(active, club_code=other_club, member_no=9901, status="passive", last_evaluation=older)
+    year = second.birth_year or 1970
+    stale = replace(second, status="passive", last_evaluation=older, birth_year=year - 1)
+    recent = replace(second, club_code=other_club, member_no=9902, status="passive", last_evaluation=week)
+    recent = replace(recent, birth_year=year)
+    members = [active if m is first else stale if m is second else m for m in data.members]
+    return replace(data, members=(*members, lagging, recent)), active, lagging, recent
+
+
+def test_a_fact_that_differs_between_a_persons_lines_is_a_warning_and_the_summary_counts_exactly(
+    postgres_url: str, first_list: SyntheticList
+) -> None:
+    data, active, lagging, recent = _with_lagging_lines(first_list)
+    broken = replace(data.members[0], person_id="NU999999", club_code="X9999")  # an unknown club
+    listed = replace(data, members=(*data.members, broken))
+    zipped = list_zip_bytes(listed)
+
+    # without the broken line the list is taken whole, without being told to skip anything
+    whole = _import(postgres_url, list_zip_bytes(data), FIRST, dry_run=True)
+    assert whole.problems == [] and whole.skipped == 0 and whole.stored_lines == len(data.members)
+
+    answer = _import(postgres_url, zipped, FIRST, skip_problems=True)
+
+    lines = len(listed.members)  # the header is line 1: the broken line is the last one
+    assert answer.problems == [f"spieler.csv:{lines + 1}: the club X9999 is not known"]
+    assert answer.skipped == 1
+    assert answer.stored_lines == len(data.members) == _count(postgres_url, Membership)
+    assert answer.counts["memberships_new"] == answer.stored_lines
+    index = {id(m): n + 2 for n, m in enumerate(listed.members)}
+    stale_line = next(n + 2 for n, m in enumerate(listed.members) if m.person_id == recent.person_id)
+    recent_name = f"{recent.person_id} {recent.surname}, {recent.given_name}"
+    assert sorted(answer.warnings) == sorted(
+        [
+            f"spieler.csv:{index[id(lagging)]}: Letzte Auswertung: {active.person_id} {active.surname}, "
+            f"{active.given_name}: '202412' here, '202540' on line {index[id(active)]} (his active membership), "
+            "which counts",
+            f"spieler.csv:{stale_line}: Geburtsjahr: {recent_name}: '{recent.birth_year - 1}' here, "
+            f"'{recent.birth_year}' on line {index[id(recent)]} (his most recent line), which counts",
+            f"spieler.csv:{stale_line}: Letzte Auswertung: {recent_name}: '202412' here, "
+            f"'202540' on line {index[id(recent)]} (his most recent line), which counts",
+        ]
+    )
+    with unit_of_work(engine_for(postgres_url)) as session:
+        facts = dict(
+            session.execute(
+                select(Player.external_id, Player.birth_year).where(
+                    Player.external_id.in_([active.person_id, recent.person_id])
+                )
+            ).all()
+        )
+        weeks = dict(
+            session.execute(
+                select(Player.external_id, ListBaseline.last_evaluation).join(
+                    ListBaseline, ListBaseline.player_pkz == Player.pkz
+                )
+            ).all()
+        )
+    assert facts[recent.person_id] == recent.birth_year
+    assert weeks[active.person_id] == "202540" and weeks[recent.person_id] == "202540"
+    assert _count(postgres_url, Player) == len({m.person_id for m in data.members})

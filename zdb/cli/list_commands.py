@@ -50,10 +50,17 @@ def _echo_difference(answer: dict[str, Any]) -> None:
             click.echo(f"  {kind.replace('_', ' ')}: {count}")
             for line in answer["samples"].get(kind, [])[:3]:
                 click.echo(f"      {line}")
-    if answer["problems"]:
-        click.echo(f"{len(answer['problems'])} problems ({answer['skipped']} lines left out):", err=True)
-        for line in answer["problems"][:50]:
-            click.echo(f"  {line}", err=True)
+    stored = "would be stored" if answer["dry_run"] else "stored"
+    warnings, problems = answer.get("warnings", []), answer["problems"]
+    click.echo(
+        f"lines of spieler.csv {stored}: {answer.get('stored_lines', 0)}; lines left out: {answer['skipped']}; "
+        f"warnings: {len(warnings)}; problems: {len(problems)}"
+    )
+    for title, lines in (("warnings", warnings), ("problems", problems)):
+        if lines:
+            click.echo(f"{title}{' (the first 50)' if len(lines) > 50 else ''}:", err=True)
+            for line in lines[:50]:
+                click.echo(f"  {line}", err=True)
 
 
 def _refused(error: DomainError) -> None:

@@ -84,8 +84,11 @@ def import_rating_list(
     plan = plan_sync(session, rating_list, day, file, dry_run=dry_run)
     difference = plan.difference
     difference.problems = [str(p) for p in plan.problems]
-    # a problem on a line leaves that line out; one of the whole file (line 0) leaves the file out
-    difference.skipped = len({(p.file, p.line) for p in plan.problems if p.line})
+    # exactly the lines the plan leaves out and stores (a problem on a line the plan takes, such
+    # as a FIDE id already given, leaves the line in); one of the whole file (line 0) refuses it
+    difference.skipped = len(plan.left_out)
+    difference.stored_lines = plan.stored_lines
+    difference.warnings = plan.warnings
     if dry_run:
         return difference
     fatal = [p for p in plan.problems if p.line == 0]
