@@ -126,3 +126,24 @@ def test_lists_import_takes_a_person_whose_lines_differ_and_counts_what_it_store
     assert stored == len(data.members)
     assert f"lines of spieler.csv stored: {stored}; lines left out: 0; warnings: 3; problems: 0" in out
     assert f"Letzte Auswertung: {lagging.person_id}" in err
+
+
+def test_lists_import_piped_prints_each_phase_on_a_line_of_its_own(sqlite_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "liste.zip"
+    path.write_bytes(list_zip_bytes(synthetic_list(5, 30)))
+    status, _, err = _zdb(sqlite_url, "lists", "import", str(path), "--date", "2026-06-30")
+    assert status == 0, err
+    assert "\r" not in err
+    progress = [line for line in err.splitlines() if line.startswith("importing: ")]
+    assert progress == [
+        "importing: reading the list 0/9 phases (0 %)",
+        "importing: comparing it with the register 1/9 phases (11 %)",
+        "importing: writing federations and clubs 2/9 phases (22 %)",
+        "importing: writing new people 3/9 phases (33 %)",
+        "importing: writing corrected people 4/9 phases (44 %)",
+        "importing: writing memberships 5/9 phases (55 %)",
+        "importing: writing starting states 6/9 phases (66 %)",
+        "importing: writing the audit log 7/9 phases (77 %)",
+        "importing: storing 8/9 phases (88 %)",
+        "importing: done 9/9 phases (100 %)",
+    ]

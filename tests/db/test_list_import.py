@@ -274,3 +274,13 @@ def test_a_fact_that_differs_between_a_persons_lines_is_a_warning_and_the_summar
     assert facts[recent.person_id] == recent.birth_year
     assert weeks[active.person_id] == "202540" and weeks[recent.person_id] == "202540"
     assert _count(postgres_url, Player) == len({m.person_id for m in data.members})
+
+
+def test_an_import_reports_its_progress_through_its_phases(database_url: str, first_list: SyntheticList) -> None:
+    data = list_zip_bytes(first_list)
+    seen: list[tuple[int, int]] = []
+    _import(database_url, data, FIRST, dry_run=True, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(0, 2), (1, 2), (2, 2)]  # reading, comparing, then ended
+    seen.clear()
+    _import(database_url, data, FIRST, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(done, 9) for done in range(10)]  # and then each of the seven writes
