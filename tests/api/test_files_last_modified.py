@@ -4,6 +4,7 @@ mirror the files every night that way."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 import pytest
@@ -11,6 +12,10 @@ import pytest
 from tests.api.test_submissions import _body
 from tests.api.world import World
 from tests.db.scenario import recalc
+from zdb.auth.models import AuditEntry
+from zdb.auth.repository import last_write_at
+from zdb.common.utc import as_utc
+from zdb.db import engine_for, unit_of_work
 
 FILES = ["/files/rating-list.zip", "/clubs/C0327/members.csv"]
 
@@ -51,3 +56,15 @@ def test_last_modified_moves_with_an_evaluation_and_not_with_a_preview(fresh: Wo
     # If-None-Match wins over If-Modified-Since (RFC 9110 §13.1.3)
     both = {"If-Modified-Since": moved, "If-None-Match": '"other"'}
     assert client.get(f"/api/v1{path}", headers=both).status_code == 200
+
+
+def test_a_preview_is_no_write_the_answers_date_from(database_url: str) -> None:
+    """The JSON reads dated by the last write (clubs, federations, a club's ratings) are not
+    moved by a preview's record in the audit log either."""
+    written, previewed = datetime(2026, 11, 2, 8, tzinfo=UTC), datetime(2026, 11, 2, 9, tzinfo=UTC)
+    with unit_of_work(engine_for(database_url)) as session:
+        session.add(AuditEntry(action="player.update", target="player 10000001", detail={}, at=written))
+        session.add(AuditEntry(action="tournament.preview", target="tournament (new)", detail={}, at=previewed))
+    with unit_of_work(engine_for(database_url)) as session:
+        stamp = last_write_at(session)
+    assert stamp is not None and as_utc(stamp) == written
