@@ -11,8 +11,8 @@ from pathlib import Path
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
+from tests.db.list_lines import with_lagging_lines
 from tests.db.scenario import differences, recalc
-from tests.db.test_list_import import _with_lagging_lines
 from zdb.cli import main
 from zdb.db import engine_for, unit_of_work
 from zdb.formats.fide_list import FidePlayer, FideRating
@@ -116,7 +116,7 @@ def test_fide_editions_are_kept_by_date_and_looked_up_before_a_start(sqlite_url:
 def test_lists_import_takes_a_person_whose_lines_differ_and_counts_what_it_stored(
     sqlite_url: str, tmp_path: Path
 ) -> None:
-    data, _, lagging, _ = _with_lagging_lines(synthetic_list(5, 120))
+    data, _, lagging, _ = with_lagging_lines(synthetic_list(5, 120))
     path = tmp_path / "liste.zip"
     path.write_bytes(list_zip_bytes(data))
     status, out, err = _zdb(sqlite_url, "lists", "import", str(path), "--date", "2026-06-30")

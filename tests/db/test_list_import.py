@@ -12,10 +12,11 @@ from datetime import date
 import pytest
 from sqlalchemy import func, select
 
+from tests.db.list_lines import single_line_people, with_lagging_lines
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
-from zdb.formats.list_model import ListMember, YearWeek
+from zdb.formats.list_model import ListMember
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
 from zdb.lists.service import ListProblemsError, import_rating_list
@@ -35,14 +36,6 @@ def _import(url: str, data: bytes, day: date, **options: object) -> Difference:
 def _count(url: str, model: object) -> int:
     with unit_of_work(engine_for(url)) as session:
         return session.execute(select(func.count()).select_from(model)).scalar_one()  # type: ignore[arg-type]
-
-
-def _single_line_people(data: SyntheticList) -> list[ListMember]:
-    """People with one line and no FIDE id (so no FIDE id of the generator is shared)."""
-    lines: dict[str | None, list[ListMember]] = {}
-    for member in data.members:
-        lines.setdefault(member.person_id, []).append(member)
-    return [m[0] for m in lines.values() if len(m) == 1 and m[0].fide_id is None and m[0].member_no is not None]
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +89,7 @@ def test_first_import_stores_the_list_and_a_second_one_changes_nothing(
 
 def test_a_later_list_is_a_sync(postgres_url: str, first_list: SyntheticList) -> None:
     _import(postgres_url, list_zip_bytes(first_list), FIRST)
-    renamed, leaver, mover, resting = _single_line_people(first_list)[:4]
+    renamed, leaver, mover, resting = single_line_people(first_list)[:4]
     other_club = next(c.code for c in first_list.clubs if c.code != mover.club_code)
     newcomer = replace(renamed, person_id="NU99999999", surname="Neuzugang", member_no=990, rating=1500, rating_index=1)
     edits = {
@@ -155,7 +148,7 @@ def test_a_rating_that_differs_from_the_database_is_reported_not_written(
     postgres_url: str, first_list: SyntheticList
 ) -> None:
     _import(postgres_url, list_zip_bytes(first_list), FIRST)
-    member = next(m for m in _single_line_people(first_list) if m.rating is not None)
+    member = next(m for m in single_line_people(first_list) if m.rating is not None)
     changed = replace(
         first_list, members=tuple(replace(m, rating=m.rating + 7) if m is member else m for m in first_list.members)
     )
@@ -205,28 +198,10 @@ def test_a_list_without_a_date_needs_one(postgres_url: str, first_list: Syntheti
         import_rating_list(session, list_zip_bytes(first_list, stamp=None), file="liste.zip")
 
 
-def _with_lagging_lines(data: SyntheticList) -> tuple[SyntheticList, ListMember, ListMember, ListMember]:
-    """``data`` with two people whose lines disagree: one gets a passive line in another club
-    whose "Letzte Auswertung" lags his active line's; another, with no active line at all, two
-    passive lines of different birth years and weeks. Answers the list, the active line, the
-    lagging passive line and the most recent of the passive-only person's lines."""
-    first, second = _single_line_people(data)[:2]
-    other_club = next(c.code for c in data.clubs if c.code not in (first.club_code, second.club_code))
-    week, older = YearWeek(2025, 40), YearWeek(2024, 12)
-    active = replace(first, status="active", last_evaluation=week)
-    lagging = replace(active, club_code=other_club, member_no=9901, status="passive", last_evaluation=older)
-    year = second.birth_year or 1970
-    stale = replace(second, status="passive", last_evaluation=older, birth_year=year - 1)
-    recent = replace(second, club_code=other_club, member_no=9902, status="passive", last_evaluation=week)
-    recent = replace(recent, birth_year=year)
-    members = [active if m is first else stale if m is second else m for m in data.members]
-    return replace(data, members=(*members, lagging, recent)), active, lagging, recent
-
-
 def test_a_fact_that_differs_between_a_persons_lines_is_a_warning_and_the_summary_counts_exactly(
     postgres_url: str, first_list: SyntheticList
 ) -> None:
-    data, active, lagging, recent = _with_lagging_lines(first_list)
+    data, active, lagging, recent = with_lagging_lines(first_list)
     broken = replace(data.members[0], person_id="NU999999", club_code="X9999")  # an unknown club
     listed = replace(data, members=(*data.members, broken))
     zipped = list_zip_bytes(listed)

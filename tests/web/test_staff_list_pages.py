@@ -8,7 +8,7 @@ from dataclasses import replace
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from tests.db.test_list_import import _with_lagging_lines
+from tests.db.list_lines import with_lagging_lines
 from tests.web.html_text import text_of
 from zdb.app import create_app
 from zdb.auth.service import create_token
@@ -68,7 +68,7 @@ def test_the_page_counts_the_lines_stored_left_out_and_the_warnings(postgres_url
         admin = create_token(session, "admin", label="staff").secret
     client = TestClient(create_app(Settings(database_url=postgres_url), recalculation=False), follow_redirects=False)
     assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
-    data, _, lagging, _ = _with_lagging_lines(synthetic_list(2, 120))
+    data, _, lagging, _ = with_lagging_lines(synthetic_list(2, 120))
     broken = replace(data.members[0], person_id="NU999999", club_code="X9999")
     sent = client.post(
         "/staff/lists",
