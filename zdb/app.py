@@ -33,7 +33,7 @@ from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_routes
-from zdb.api.request_log import RequestLog, configure_json_logs
+from zdb.api.request_log import RequestLog, configure_json_logs, configure_text_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import editions as editions_router
 from zdb.api.routers import files as files_router
@@ -200,4 +200,6 @@ def app_from_environment() -> FastAPI:
     settings = Settings.from_environment()
     if settings.log_format == "json":
         configure_json_logs()
+    else:
+        configure_text_logs()
     return create_app(settings)

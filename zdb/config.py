@@ -77,7 +77,8 @@ class Settings:
     rate_limit_failed_auth: str = "10/minute"
     #: the service is reached over TLS only (a reverse proxy terminates it): answers carry HSTS
     behind_tls: bool = False
-    #: "json": one JSON object a log line, with the request's id (zdb.api.request_log); "text": as configured
+    #: "json": one JSON object a log line, with the request's id (zdb.api.request_log); "text": plain lines.
+    #: Neither writes a query string (it may name a person or carry a token).
     log_format: str = "text"
     #: the recalculation evaluates with the compiled kernel (zdb.rating.kernel) when numba is
     #: installed; ZDB_COMPILED_KERNEL=off takes the array path (the same figures, slower)

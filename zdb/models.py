@@ -9,6 +9,7 @@ from zdb.federations.models import Club, Federation
 from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
+from zdb.ratings.file_stamps import FileStamp
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
 from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
@@ -22,6 +23,7 @@ __all__ = [
     "Evaluation",
     "Federation",
     "FideRatingRow",
+    "FileStamp",
     "GameRow",
     "HistoryRow",
     "IdempotencyKey",

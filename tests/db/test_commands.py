@@ -151,3 +151,15 @@ def test_a_postgresql_database_is_named_without_its_password(postgres_url: str) 
     assert result.exit_code == 0, result.output
     assert result.stderr == f"database: {make_url(url).render_as_string(hide_password=True)}\n"
     assert ":***@" in result.stderr and "s3cret-Pw" not in result.output
+
+
+def test_synth_piped_writes_whole_lines(sqlite_url: str) -> None:
+    """Piped into a file or a log, the load's and the recalculation's progress are whole lines."""
+    result = CliRunner().invoke(main, ["synth", "--scale", "0.001", "--database-url", sqlite_url])
+    assert result.exit_code == 0, result.output
+    assert "\r" not in result.stdout and "\r" not in result.stderr
+    lines = result.stderr.splitlines()
+    loading = [line for line in lines if line.startswith("loading: ")]
+    recalculation = [line for line in lines if line.startswith("recalculation: ")]
+    assert loading and loading[-1].endswith("tournaments (100 %)") and len(loading) <= 12
+    assert recalculation and recalculation[-1].endswith("tournaments (100 %)") and len(recalculation) <= 12

@@ -11,13 +11,14 @@ from pathlib import Path
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
+from tests.db.list_lines import with_lagging_lines
 from tests.db.scenario import differences, recalc
 from zdb.cli import main
 from zdb.db import engine_for, unit_of_work
 from zdb.formats.fide_list import FidePlayer, FideRating
 from zdb.lists.fide_import import newest_standard
 from zdb.lists.models import FideRatingRow
-from zdb.players.models import Player
+from zdb.players.models import Membership, Player
 from zdb.ratings.models import PlayerRating
 from zdb.synthetic.fide_lists import write_fide_txt
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
@@ -110,3 +111,39 @@ def test_fide_editions_are_kept_by_date_and_looked_up_before_a_start(sqlite_url:
         assert newest_standard(session, [4_600_001, 4_600_002], date(2026, 11, 1)) == {4_600_001: 2001}
         assert newest_standard(session, [4_600_001], date(2026, 11, 2)) == {4_600_001: 2011}
         assert newest_standard(session, [4_600_001], date(2026, 10, 1)) == {}
+
+
+def test_lists_import_takes_a_person_whose_lines_differ_and_counts_what_it_stored(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    data, _, lagging, _ = with_lagging_lines(synthetic_list(5, 120))
+    path = tmp_path / "liste.zip"
+    path.write_bytes(list_zip_bytes(data))
+    status, out, err = _zdb(sqlite_url, "lists", "import", str(path), "--date", "2026-06-30")
+    assert status == 0, err
+    with unit_of_work(engine_for(sqlite_url)) as session:
+        stored = session.execute(select(func.count()).select_from(Membership)).scalar_one()
+    assert stored == len(data.members)
+    assert f"lines of spieler.csv stored: {stored}; lines left out: 0; warnings: 3; problems: 0" in out
+    assert f"Letzte Auswertung: {lagging.person_id}" in err
+
+
+def test_lists_import_piped_prints_each_phase_on_a_line_of_its_own(sqlite_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "liste.zip"
+    path.write_bytes(list_zip_bytes(synthetic_list(5, 30)))
+    status, _, err = _zdb(sqlite_url, "lists", "import", str(path), "--date", "2026-06-30")
+    assert status == 0, err
+    assert "\r" not in err
+    progress = [line for line in err.splitlines() if line.startswith("importing: ")]
+    assert progress == [
+        "importing: reading the list 0/9 phases (0 %)",
+        "importing: comparing it with the register 1/9 phases (11 %)",
+        "importing: writing federations and clubs 2/9 phases (22 %)",
+        "importing: writing new people 3/9 phases (33 %)",
+        "importing: writing corrected people 4/9 phases (44 %)",
+        "importing: writing memberships 5/9 phases (55 %)",
+        "importing: writing starting states 6/9 phases (66 %)",
+        "importing: writing the audit log 7/9 phases (77 %)",
+        "importing: storing 8/9 phases (88 %)",
+        "importing: done 9/9 phases (100 %)",
+    ]

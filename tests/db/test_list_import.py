@@ -12,6 +12,7 @@ from datetime import date
 import pytest
 from sqlalchemy import func, select
 
+from tests.db.list_lines import single_line_people, with_lagging_lines
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
@@ -35,14 +36,6 @@ def _import(url: str, data: bytes, day: date, **options: object) -> Difference:
 def _count(url: str, model: object) -> int:
     with unit_of_work(engine_for(url)) as session:
         return session.execute(select(func.count()).select_from(model)).scalar_one()  # type: ignore[arg-type]
-
-
-def _single_line_people(data: SyntheticList) -> list[ListMember]:
-    """People with one line and no FIDE id (so no FIDE id of the generator is shared)."""
-    lines: dict[str | None, list[ListMember]] = {}
-    for member in data.members:
-        lines.setdefault(member.person_id, []).append(member)
-    return [m[0] for m in lines.values() if len(m) == 1 and m[0].fide_id is None and m[0].member_no is not None]
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +89,7 @@ def test_first_import_stores_the_list_and_a_second_one_changes_nothing(
 
 def test_a_later_list_is_a_sync(postgres_url: str, first_list: SyntheticList) -> None:
     _import(postgres_url, list_zip_bytes(first_list), FIRST)
-    renamed, leaver, mover, resting = _single_line_people(first_list)[:4]
+    renamed, leaver, mover, resting = single_line_people(first_list)[:4]
     other_club = next(c.code for c in first_list.clubs if c.code != mover.club_code)
     newcomer = replace(renamed, person_id="NU99999999", surname="Neuzugang", member_no=990, rating=1500, rating_index=1)
     edits = {
@@ -155,7 +148,7 @@ def test_a_rating_that_differs_from_the_database_is_reported_not_written(
     postgres_url: str, first_list: SyntheticList
 ) -> None:
     _import(postgres_url, list_zip_bytes(first_list), FIRST)
-    member = next(m for m in _single_line_people(first_list) if m.rating is not None)
+    member = next(m for m in single_line_people(first_list) if m.rating is not None)
     changed = replace(
         first_list, members=tuple(replace(m, rating=m.rating + 7) if m is member else m for m in first_list.members)
     )
@@ -203,3 +196,66 @@ def test_a_list_without_a_date_needs_one(postgres_url: str, first_list: Syntheti
 
     with pytest.raises(ValidationError, match="--date"), unit_of_work(engine_for(postgres_url)) as session:
         import_rating_list(session, list_zip_bytes(first_list, stamp=None), file="liste.zip")
+
+
+def test_a_fact_that_differs_between_a_persons_lines_is_a_warning_and_the_summary_counts_exactly(
+    postgres_url: str, first_list: SyntheticList
+) -> None:
+    data, active, lagging, recent = with_lagging_lines(first_list)
+    broken = replace(data.members[0], person_id="NU999999", club_code="X9999")  # an unknown club
+    listed = replace(data, members=(*data.members, broken))
+    zipped = list_zip_bytes(listed)
+
+    # without the broken line the list is taken whole, without being told to skip anything
+    whole = _import(postgres_url, list_zip_bytes(data), FIRST, dry_run=True)
+    assert whole.problems == [] and whole.skipped == 0 and whole.stored_lines == len(data.members)
+
+    answer = _import(postgres_url, zipped, FIRST, skip_problems=True)
+
+    lines = len(listed.members)  # the header is line 1: the broken line is the last one
+    assert answer.problems == [f"spieler.csv:{lines + 1}: the club X9999 is not known"]
+    assert answer.skipped == 1
+    assert answer.stored_lines == len(data.members) == _count(postgres_url, Membership)
+    assert answer.counts["memberships_new"] == answer.stored_lines
+    index = {id(m): n + 2 for n, m in enumerate(listed.members)}
+    stale_line = next(n + 2 for n, m in enumerate(listed.members) if m.person_id == recent.person_id)
+    recent_name = f"{recent.person_id} {recent.surname}, {recent.given_name}"
+    assert sorted(answer.warnings) == sorted(
+        [
+            f"spieler.csv:{index[id(lagging)]}: Letzte Auswertung: {active.person_id} {active.surname}, "
+            f"{active.given_name}: '202412' here, '202540' on line {index[id(active)]} (his active membership), "
+            "which counts",
+            f"spieler.csv:{stale_line}: Geburtsjahr: {recent_name}: '{recent.birth_year - 1}' here, "
+            f"'{recent.birth_year}' on line {index[id(recent)]} (his most recent line), which counts",
+            f"spieler.csv:{stale_line}: Letzte Auswertung: {recent_name}: '202412' here, "
+            f"'202540' on line {index[id(recent)]} (his most recent line), which counts",
+        ]
+    )
+    with unit_of_work(engine_for(postgres_url)) as session:
+        facts = dict(
+            session.execute(
+                select(Player.external_id, Player.birth_year).where(
+                    Player.external_id.in_([active.person_id, recent.person_id])
+                )
+            ).all()
+        )
+        weeks = dict(
+            session.execute(
+                select(Player.external_id, ListBaseline.last_evaluation).join(
+                    ListBaseline, ListBaseline.player_pkz == Player.pkz
+                )
+            ).all()
+        )
+    assert facts[recent.person_id] == recent.birth_year
+    assert weeks[active.person_id] == "202540" and weeks[recent.person_id] == "202540"
+    assert _count(postgres_url, Player) == len({m.person_id for m in data.members})
+
+
+def test_an_import_reports_its_progress_through_its_phases(database_url: str, first_list: SyntheticList) -> None:
+    data = list_zip_bytes(first_list)
+    seen: list[tuple[int, int]] = []
+    _import(database_url, data, FIRST, dry_run=True, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(0, 2), (1, 2), (2, 2)]  # reading, comparing, then ended
+    seen.clear()
+    _import(database_url, data, FIRST, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(done, 9) for done in range(10)]  # and then each of the seven writes

@@ -141,13 +141,24 @@ def test_values_as_the_dsb_writes_them() -> None:
     assert (members[1].birth_year, members[2].fide_id, members[0].sex, members[0].member_no) == (None, None, "F", 7)
 
 
-def test_a_person_s_lines_must_agree_and_only_one_membership_is_active() -> None:
+def test_only_one_membership_is_active_and_lines_that_differ_are_kept() -> None:
+    # a person's lines that say different things of him are no problem of the file: the line
+    # that counts gives his data, and an import warns about the others (zdb.lists.sync_plan)
     second_club = ROW.replace(",C0327,", ",C0412,")
     other_rating = ROW.replace(",C0327,", ",C0533,").replace(",A,", ",P,").replace(",1650,23,", ",1651,23,")
     members, people, _, problems = read_spieler(_spieler(ROW, second_club, other_rating))
     assert len(members) == 3 and len(people) == 1
     assert people[0].member.line == 2
-    assert [(p.line, p.column) for p in problems] == [(3, "Status"), (4, "DWZ")]
+    assert [(p.line, p.column) for p in problems] == [(3, "Status")]
+
+
+def test_of_passive_lines_the_most_recent_one_counts() -> None:
+    older = ROW.replace(",A,", ",P,").replace(",202511,", ",202407,").replace(",1650,23,", ",1600,20,")
+    newer = ROW.replace(",A,", ",P,").replace(",C0327,", ",C0412,")
+    undated = ROW.replace(",A,", ",P,").replace(",C0327,", ",C0533,").replace(",202511,", ",,")
+    _, people, _, problems = read_spieler(_spieler(older, undated, newer))
+    assert problems == ()
+    assert (people[0].member.line, people[0].member.rating) == (4, 1650)
 
 
 def test_an_active_line_counts_even_after_a_passive_one() -> None:

@@ -3,16 +3,19 @@ it would change (nothing stored), applies exactly that file, and sees what it ch
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from tests.db.list_lines import with_lagging_lines
 from tests.web.html_text import text_of
 from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.lists.runner import run_list_import
-from zdb.players.models import Player
+from zdb.players.models import Membership, Player
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
 
 
@@ -58,3 +61,27 @@ def test_the_page_is_for_admins(postgres_url: str) -> None:
     app = create_app(Settings(database_url=postgres_url), recalculation=False)
     client = TestClient(app, follow_redirects=False)
     assert client.get("/staff/lists").headers["location"].startswith("/referee/sign-in")
+
+
+def test_the_page_counts_the_lines_stored_left_out_and_the_warnings(postgres_url: str) -> None:
+    with unit_of_work(engine_for(postgres_url)) as session:
+        admin = create_token(session, "admin", label="staff").secret
+    client = TestClient(create_app(Settings(database_url=postgres_url), recalculation=False), follow_redirects=False)
+    assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
+    data, _, lagging, _ = with_lagging_lines(synthetic_list(2, 120))
+    broken = replace(data.members[0], person_id="NU999999", club_code="X9999")
+    sent = client.post(
+        "/staff/lists",
+        files={
+            "file": ("LV-0-csv.zip", list_zip_bytes(replace(data, members=(*data.members, broken))), "application/zip")
+        },
+        data={"list_date": "2026-11-30", "apply": "on", "skip_problems": "on"},
+    )
+    path = sent.headers["location"]
+    assert run_list_import(engine_for(postgres_url), int(path.rsplit("/", 1)[1])) == "done"
+    page = text_of(client.get(path).text)
+    with unit_of_work(engine_for(postgres_url)) as session:
+        stored = session.execute(select(func.count()).select_from(Membership)).scalar_one()
+    assert stored == len(data.members)
+    assert f"Gespeicherte Zeilen: {stored} · ausgelassen: 1 · Hinweise: 3" in page
+    assert "Hinweise (3)" in page and f"Letzte Auswertung: {lagging.person_id}" in page

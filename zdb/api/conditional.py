@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from zdb.common.utc import as_utc
 
-__all__ = ["conditional_bytes", "conditional_json", "etag_matches"]
+__all__ = ["conditional_bytes", "conditional_json", "etag_matches", "not_modified"]
 
 
 def etag_matches(header: str | None, etag: str) -> bool:
@@ -48,11 +48,17 @@ def conditional_bytes(request: Request, body: bytes, *stamps: datetime | None) -
         "Cache-Control": "no-cache",
         "Vary": "Authorization",
     }
-    if etag_matches(request.headers.get("if-none-match"), etag):
-        return Response(status_code=304, headers=headers)
-    if "if-none-match" not in request.headers and _not_modified_since(request, modified):
+    if not_modified(request, etag, modified):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type="application/json", headers=headers)
+
+
+def not_modified(request: Request, etag: str, modified: datetime) -> bool:
+    """Whether the client's validators say it holds this answer: ``If-None-Match`` when sent
+    (it wins), else ``If-Modified-Since``."""
+    if "if-none-match" in request.headers:
+        return etag_matches(request.headers.get("if-none-match"), etag)
+    return _not_modified_since(request, modified)
 
 
 def _not_modified_since(request: Request, modified: datetime) -> bool:

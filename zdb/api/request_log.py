@@ -4,11 +4,15 @@ Every request gets an id — the client's ``X-Request-ID`` when it is a sane one
 digits, ``._-``, at most 64), else a new one — answered back in ``X-Request-ID`` and carried by
 every log record written while the request runs (``request_id``), so that a problem a client
 reports can be found in the log. One access line per request (logger ``zdb.access``) tells
-method, path, status, duration and client address; never a header,
-never the query string's values, never a token.
+method, path, status, duration and client address; never a header, never a token, and never
+the query string: a search's query names a person (``players?name=mueller``), a page's query
+may carry a sign-in token, so the rule is the simplest that cannot leak — the path only. (Path
+parameters are person numbers, club codes and ids, never names.)
 
+Both formats replace uvicorn's own access line, which writes the path *with* its query:
 ``ZDB_LOG_FORMAT=json`` (``Settings.log_format``) makes every handler of the root logger (and
-uvicorn's) write JSON; ``text`` leaves the format alone.
+uvicorn's) write JSON; ``text`` writes ``zdb.access`` and the other records as plain lines
+where nothing else configured the root logger.
 """
 
 from __future__ import annotations
@@ -25,13 +29,20 @@ from typing import Any
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["JsonFormatter", "RequestLog", "configure_json_logs", "current_request_id"]
+__all__ = [
+    "JsonFormatter",
+    "RequestLog",
+    "TextFormatter",
+    "configure_json_logs",
+    "configure_text_logs",
+    "current_request_id",
+]
 
 _REQUEST_ID: ContextVar[str | None] = ContextVar("zdb_request_id", default=None)
 _SANE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 _access = logging.getLogger("zdb.access")
 #: what a record carries of its own, beside the fields given as ``extra``
-_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "request_id"}
+_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "request_id", "request"}
 
 
 def current_request_id() -> str | None:
@@ -71,17 +82,50 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
-def configure_json_logs() -> None:
-    """JSON on every handler of the root logger and of uvicorn's loggers (a handler to stderr
-    for the root when it has none)."""
+class TextFormatter(logging.Formatter):
+    """A record as one plain line: time, level, logger, the request's id (``-`` outside a
+    request), message."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s [%(request)s] %(message)s")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        record.request = getattr(record, "request_id", None) or "-"
+        return super().formatMessage(record)
+
+
+def _root_with_handler() -> logging.Logger:
+    """The root logger, given a handler to stderr at INFO when it has none (uvicorn configures
+    only its own loggers), so that ``zdb.access`` is written at all."""
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(logging.StreamHandler())
         root.setLevel(logging.INFO)
+    return root
+
+
+def _without_uvicorn_access() -> None:
+    # uvicorn's access line carries the query string; zdb.access says the same without it
+    logging.getLogger("uvicorn.access").disabled = True
+
+
+def configure_json_logs() -> None:
+    """JSON on every handler of the root logger and of uvicorn's loggers (a handler to stderr
+    for the root when it has none)."""
+    root = _root_with_handler()
     for logger in (root, logging.getLogger("uvicorn"), logging.getLogger("uvicorn.error")):
         for handler in logger.handlers:
             handler.setFormatter(JsonFormatter())
-    logging.getLogger("uvicorn.access").disabled = True  # zdb.access says it, without the query
+    _without_uvicorn_access()
+
+
+def configure_text_logs() -> None:
+    """Plain lines: a handler for the root logger where it has none (a root configured by
+    someone else keeps its format), and ``zdb.access`` instead of uvicorn's access line."""
+    root = logging.getLogger()
+    if not root.handlers:
+        _root_with_handler().handlers[0].setFormatter(TextFormatter())
+    _without_uvicorn_access()
 
 
 class RequestLog:

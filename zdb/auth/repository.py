@@ -50,6 +50,12 @@ def audit_entries(
     return list(rows), total, newest
 
 
+#: audited requests that change no data: a preview is audited as a read of other people's
+#: ratings (``zdb.endpoints.referee_writes.record_preview``) and stores nothing else
+_READS_AUDITED = ("tournament.preview",)
+
+
 def last_write_at(session: Session) -> datetime | None:
-    """When the last write through the API was recorded."""
-    return session.execute(select(func.max(AuditEntry.at))).scalar()
+    """When the last write through the API that changed data was recorded (the answers' data
+    change with it; a preview's record leaves every answer as it was)."""
+    return session.execute(select(func.max(AuditEntry.at)).where(AuditEntry.action.not_in(_READS_AUDITED))).scalar()

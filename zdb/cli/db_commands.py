@@ -60,7 +60,7 @@ def recalc_command(from_scratch: bool, url: str | None) -> None:
     from zdb.ratings.recalculation.runner import run_recalculation
 
     engine = migrated(url)
-    with progress_line(sys.stderr.isatty()) as report:
+    with progress_line() as report:
         outcome = run_recalculation(engine, from_scratch=from_scratch, report=report)
     if not outcome.ran:
         click.echo("another recalculation is running; it will take every change into account")
@@ -147,7 +147,7 @@ def _scale(context: click.Context, parameter: click.Parameter, value: float) -> 
 @DATABASE_URL
 def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> None:
     """Load the engine benchmark's synthetic federation into an empty database."""
-    from zdb.cli.progress import progress_line
+    from zdb.cli.progress import progress, progress_line
     from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.players.models import Player
     from zdb.ratings.recalculation.runner import run_recalculation
@@ -165,12 +165,20 @@ def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> 
     world = generate(seed=seed, scale=scale)
     with unit_of_work(engine) as session:
         load_register(session, world)
-        with click.progressbar(length=len(world.tournaments), label="tournaments") as bar:
-            games = load_tournaments(session, world, advance=bar.update)
+        loaded = 0
+        with progress("loading", "tournaments") as report:
+
+            def advance(tournaments: int) -> None:
+                nonlocal loaded
+                loaded += tournaments
+                report(loaded, len(world.tournaments))
+
+            report(0, len(world.tournaments))
+            games = load_tournaments(session, world, advance=advance)
     click.echo(f"{len(world.players)} players, {len(world.tournaments)} tournaments, {games} games stored")
     if not no_recalc:
-        with progress_line(True) as report:
-            outcome = run_recalculation(engine, report=report)
+        with progress_line() as line:
+            outcome = run_recalculation(engine, report=line)
         click.echo(f"recalculated from scratch: {outcome.evaluated} tournaments in {outcome.duration_ms} ms")
 
 

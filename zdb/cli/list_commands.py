@@ -6,6 +6,7 @@ nothing."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,17 @@ def _echo_difference(answer: dict[str, Any]) -> None:
             click.echo(f"  {kind.replace('_', ' ')}: {count}")
             for line in answer["samples"].get(kind, [])[:3]:
                 click.echo(f"      {line}")
-    if answer["problems"]:
-        click.echo(f"{len(answer['problems'])} problems ({answer['skipped']} lines left out):", err=True)
-        for line in answer["problems"][:50]:
-            click.echo(f"  {line}", err=True)
+    stored = "would be stored" if answer["dry_run"] else "stored"
+    warnings, problems = answer.get("warnings", []), answer["problems"]
+    click.echo(
+        f"lines of spieler.csv {stored}: {answer.get('stored_lines', 0)}; lines left out: {answer['skipped']}; "
+        f"warnings: {len(warnings)}; problems: {len(problems)}"
+    )
+    for title, lines in (("warnings", warnings), ("problems", problems)):
+        if lines:
+            click.echo(f"{title}{' (the first 50)' if len(lines) > 50 else ''}:", err=True)
+            for line in lines[:50]:
+                click.echo(f"  {line}", err=True)
 
 
 def _refused(error: DomainError) -> None:
@@ -82,13 +90,15 @@ def import_command(
     file: Path, *, dry_run: bool, day: date | None, encoding: Any, skip_problems: bool, url: str | None
 ) -> None:
     """Take in the federation's rating-list ZIP (the first one, or a later one as a sync)."""
-    from zdb.lists.service import import_rating_list
+    from zdb.cli.progress import progress
+    from zdb.lists.service import import_rating_list, phase_of
 
     engine = migrated(url)
-    with click.progressbar(length=7, label="importing", file=sys.stderr) as bar:
+    refused: DomainError | None = None
+    with progress("importing", "phases") as report:
 
         def advance(done: int, total: int) -> None:
-            bar.update(done - bar.pos)
+            report(done, total, phase_of(done, total))
 
         try:
             with unit_of_work(engine) as session:
@@ -104,8 +114,10 @@ def import_command(
                     progress=advance,
                 )
         except DomainError as error:
-            _refused(error)
-            return
+            refused = error  # said once the progress has ended
+    if refused is not None:
+        _refused(refused)
+        return
     _echo_difference(answer.as_json())
     if answer.applied and answer.counts["start_ratings"]:
         click.echo("the starting states wait for a recalculation (zdb recalc, or the worker)")
@@ -165,27 +177,31 @@ def fide_group() -> None:
 @DATABASE_URL
 def fide_import_command(file: Path, dry_run: bool, day: date | None, skip_problems: bool, url: str | None) -> None:
     """Store FIDE's list (players_list_foa.txt or the XML) as a dated edition."""
+    from zdb.cli.progress import progress
     from zdb.lists.fide_import import import_fide_list
+    from zdb.lists.import_records import record_fide_import
 
     engine = migrated(url)
     size = file.stat().st_size
     started = datetime.now()
-    try:
-        with (
-            unit_of_work(engine) as session,
-            file.open("rb") as lines,
-            click.progressbar(length=size, label="players", file=sys.stderr) as bar,
-        ):
-            answer = import_fide_list(
-                session,
-                _counted(lines, bar),
-                file=file.name,
-                edition=day,
-                dry_run=dry_run,
-                skip_problems=skip_problems,
-            )
-    except DomainError as error:
-        _refused(error)
+    refused: DomainError | None = None
+    with progress(f"reading {file.name}", "bytes") as report:
+        try:
+            with unit_of_work(engine) as session, file.open("rb") as lines:
+                answer = import_fide_list(
+                    session,
+                    _counted(lines, lambda done: report(done, size)),
+                    file=file.name,
+                    edition=day,
+                    dry_run=dry_run,
+                    skip_problems=skip_problems,
+                )
+                if answer.applied:
+                    record_fide_import(session, answer, skip_problems=skip_problems)
+        except DomainError as error:
+            refused = error  # said once the progress has ended
+    if refused is not None:
+        _refused(refused)
         return
     seconds = (datetime.now() - started).total_seconds()
     verb = "read" if dry_run else "stored"
@@ -197,17 +213,16 @@ def fide_import_command(file: Path, dry_run: bool, day: date | None, skip_proble
         click.echo(f"  {line}", err=True)
 
 
-def _counted(lines: Any, bar: Any) -> Any:
-    """The lines, the bar advanced every 10,000 of them (drawing it per line would cost more
-    than reading)."""
-    pending = 0
+def _counted(lines: Any, report: Callable[[int], None]) -> Any:
+    """The lines, the bytes read reported every 10,000 of them (reporting per line would cost
+    more than reading)."""
+    read = 0
     for number, line in enumerate(lines, start=1):
-        pending += len(line)
+        read += len(line)
         if number % 10_000 == 0:
-            bar.update(pending)
-            pending = 0
+            report(read)
         yield line
-    bar.update(pending)
+    report(read)
 
 
 def register(group: click.Group) -> None:

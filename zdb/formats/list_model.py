@@ -18,6 +18,7 @@ from datetime import date, datetime
 from zdb.formats.dsb_files import Codec
 
 __all__ = [
+    "PERSON_FIELDS",
     "FileFormat",
     "ListClub",
     "ListFederation",
@@ -66,6 +67,26 @@ class YearWeek:
         return date.fromisocalendar(self.year, self.week, 1)
 
 
+#: the fields of a ``spieler.csv`` line that belong to the person, not to the membership
+PERSON_FIELDS = (
+    "surname",
+    "given_name",
+    "sex",
+    "birth_year",
+    "last_evaluation",
+    "rating",
+    "rating_index",
+    "fide_rating",
+    "fide_title",
+    "fide_id",
+    "fide_nation",
+    "fide_women_title",
+    "fide_rapid",
+    "fide_blitz",
+    "title",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ListMember:
     """One line of ``spieler.csv``: one membership of a person in a club, with the person's
@@ -96,31 +117,18 @@ class ListMember:
     line: int = field(default=0, compare=False)
 
     def person_data(self) -> tuple[object, ...]:
-        """The values that belong to the person, not to the membership: equal on every line of
-        one person in a sound file."""
-        return (
-            self.surname,
-            self.given_name,
-            self.sex,
-            self.birth_year,
-            self.last_evaluation,
-            self.rating,
-            self.rating_index,
-            self.fide_rating,
-            self.fide_title,
-            self.fide_id,
-            self.fide_nation,
-            self.fide_women_title,
-            self.fide_rapid,
-            self.fide_blitz,
-            self.title,
-        )
+        """The values that belong to the person, not to the membership (``PERSON_FIELDS``):
+        equal on every line of one person in a sound file."""
+        return tuple(getattr(self, name) for name in PERSON_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
 class ListPerson:
     """A person of the list with all memberships; ``member`` is the line whose person data
-    count: the first active membership, else the first line."""
+    count. The list describes a person once per membership, and his main (active) membership is
+    the one the federation keeps up to date: the line that counts is his first active
+    membership, else his most recent line (the newest "Letzte Auswertung", the first of equals).
+    Where another line says something else of him, the line that counts wins."""
 
     person_id: str
     member: ListMember

@@ -12,9 +12,12 @@ What is a problem, and what happens then:
   named): that line gives no value, the other lines are read;
 - CSV the ``csv`` module cannot read (a field beyond its size limit): the reading of that file
   stops at that line;
-- the same person on several lines (one per membership) with different person data, a second
-  active membership, a federation code repeated with other values: the lines are kept, the
-  problem says which line differs from which.
+- a second active membership, a federation code repeated with other values: the lines are
+  kept, the problem says which line differs from which.
+
+The same person on several lines (one per membership) with different person data is no problem
+of the file: the lines are kept and the line that counts (``ListPerson.member``) gives his
+data; an import says, as a warning, what the other lines said (``zdb.lists.sync_plan``).
 
 Unknown columns are ignored; empty lines are skipped. ``Status`` ``A`` or empty is active (the
 older DeWIS files leave active members blank), ``P`` passive; ``Geschlecht`` ``W`` (or ``F``) is
@@ -282,23 +285,13 @@ def _member(raw: dict[str, str], table: _Table, line: int, problems: list[Proble
     return None if bad else ListMember(**values)  # type: ignore[arg-type]
 
 
-_PERSON_COLUMNS = (
-    "surname",
-    "given_name",
-    "sex",
-    "birth_year",
-    "last_evaluation",
-    "rating",
-    "rating_index",
-    "fide_rating",
-    "fide_title",
-    "fide_id",
-    "fide_nation",
-    "fide_women_title",
-    "fide_rapid",
-    "fide_blitz",
-    "title",
-)
+_NEVER_EVALUATED = YearWeek(1, 1)
+
+
+def _most_recent(memberships: list[ListMember]) -> ListMember:
+    """Of a person's passive lines, the one with the newest "Letzte Auswertung" (the first of
+    equals; a line without one is the oldest): the line last brought up to date."""
+    return max(memberships, key=lambda m: m.last_evaluation or _NEVER_EVALUATED)
 
 
 def _people(members: tuple[ListMember, ...], table: _Table, problems: list[Problem]) -> tuple[ListPerson, ...]:
@@ -310,18 +303,10 @@ def _people(members: tuple[ListMember, ...], table: _Table, problems: list[Probl
     file, headers = table.format.name, table.headers
     for person_id, memberships in lines.items():
         active = [m for m in memberships if m.status == "active"]
-        chosen = active[0] if active else memberships[0]
+        chosen = active[0] if active else _most_recent(memberships)
         for other in active[1:]:
             message = f"a second active membership of {person_id} (the first on line {chosen.line})"
             problems.append(Problem(file, other.line, headers["status"], message))
-        for other in memberships:
-            if other is chosen or other.person_data() == chosen.person_data():
-                continue
-            pairs = zip(_PERSON_COLUMNS, other.person_data(), chosen.person_data(), strict=True)
-            key = next(k for k, a, b in pairs if a != b)
-            column = headers.get(key) or headers.get("full_name", "")
-            message = f"differs from line {chosen.line}, the same person's membership that counts"
-            problems.append(Problem(file, other.line, column, message))
         people.append(ListPerson(person_id, chosen, tuple(memberships)))
     return tuple(people)
 

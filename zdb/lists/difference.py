@@ -41,8 +41,12 @@ class Difference:
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     samples: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in KINDS})
     problems: list[str] = field(default_factory=list)
-    #: lines left out because of their problems (told to skip them)
+    #: lines of the three files read and left out (a problem on them; told to skip them)
     skipped: int = 0
+    #: lines of ``spieler.csv`` whose membership the register holds afterwards (or would)
+    stored_lines: int = 0
+    #: what did not stop a line from being stored but the staff should know (file:line: column: text)
+    warnings: list[str] = field(default_factory=list)
     applied: bool = False
 
     def add(self, kind: str, line: str) -> None:
@@ -69,4 +73,6 @@ class Difference:
             "samples": {kind: lines for kind, lines in self.samples.items() if lines},
             "problems": list(self.problems),
             "skipped": self.skipped,
+            "stored_lines": self.stored_lines,
+            "warnings": list(self.warnings),
         }

@@ -25,7 +25,7 @@ from zdb.lists.difference import Difference
 from zdb.lists.fide_import import FideEdition, import_fide_list
 from zdb.lists.fide_upload import fide_lines
 from zdb.lists.models import ListImport
-from zdb.lists.service import ListProblemsError, import_rating_list
+from zdb.lists.service import ListProblemsError, import_rating_list, phases
 from zdb.messages import Message
 
 __all__ = ["run_list_import"]
@@ -132,5 +132,17 @@ def run_list_import(engine: Engine, import_id: int) -> str:
         raise
     # a dry run keeps the file, so that exactly the file whose difference was shown can be applied
     day = answer.edition if isinstance(answer, FideEdition) else answer.list_date
-    _end(engine, import_id, status="done", result=answer.as_json(), list_date=day, keep=record.dry_run)
+    # the progress ends complete: FIDE's players read of the players read (the total is known
+    # only now), a list's phases of its phases (zdb.lists.service.PHASES)
+    done = answer.players if isinstance(answer, FideEdition) else phases(dry_run=answer.dry_run)
+    _end(
+        engine,
+        import_id,
+        status="done",
+        result=answer.as_json(),
+        list_date=day,
+        keep=record.dry_run,
+        progress_done=done,
+        progress_total=done,
+    )
     return "done"

@@ -11,7 +11,7 @@ the answer. A dry run answers the same difference and writes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy.orm import Session
 
@@ -22,10 +22,38 @@ from zdb.formats.list_reader import read_rating_list
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListImport
 from zdb.lists.sync_plan import plan_sync
-from zdb.lists.sync_writes import write_sync
+from zdb.lists.sync_writes import WRITE_STEPS, write_sync
 from zdb.messages import Message
 
-__all__ = ["CODECS", "ListProblemsError", "import_rating_list", "list_date_of"]
+__all__ = ["CODECS", "PHASES", "ListProblemsError", "import_rating_list", "list_date_of", "phase_of", "phases"]
+
+#: what an import does, in order: ``progress(done, total)`` reports ``done`` phases ended, so
+#: that the one under way is ``PHASES[done]``; a dry run ends after the comparison (total 2),
+#: an applied import after the writes (``zdb.lists.sync_writes``; total 9)
+PHASES = (
+    "reading the list",
+    "comparing it with the register",
+    "writing federations and clubs",
+    "writing new people",
+    "writing corrected people",
+    "writing memberships",
+    "writing starting states",
+    "writing the audit log",
+    "storing",
+)
+_READ_STEPS = 2
+assert len(PHASES) == _READ_STEPS + WRITE_STEPS
+
+
+def phases(*, dry_run: bool) -> int:
+    """How many phases an import has: ``total`` of its progress."""
+    return _READ_STEPS if dry_run else _READ_STEPS + WRITE_STEPS
+
+
+def phase_of(done: int, total: int) -> str:
+    """The phase under way when ``done`` of ``total`` have ended."""
+    return "done" if done >= total else PHASES[done]
+
 
 #: the encodings a caller may state (else each file's is detected)
 CODECS: tuple[Codec, ...] = ("utf-8", "cp1252", "latin-1")
@@ -75,35 +103,57 @@ def import_rating_list(
 ) -> Difference:
     """Sync the register with the rating-list ZIP ``data``; the difference it made (or, in a
     dry run, would make). ``import_id`` names the import's row; without one, an applied import
-    records a row of its own."""
+    records a row of its own. ``progress(done, total)`` follows its phases (``PHASES``)."""
+    total = phases(dry_run=dry_run)
+
+    def report(done: int) -> None:
+        if progress is not None:
+            progress(done, total)
+
+    report(0)
     rating_list = read_rating_list(data, codec, name=file)
     if not rating_list.members and not rating_list.problems:
         empty = Problem("spieler.csv", 0, "", "no membership in the list")
         rating_list = RatingList((), (), (), (), (empty,), rating_list.formats, rating_list.stamp)
     day = list_date_of(rating_list, list_date)
+    report(1)
     plan = plan_sync(session, rating_list, day, file, dry_run=dry_run)
     difference = plan.difference
     difference.problems = [str(p) for p in plan.problems]
-    # a problem on a line leaves that line out; one of the whole file (line 0) leaves the file out
-    difference.skipped = len({(p.file, p.line) for p in plan.problems if p.line})
+    # exactly the lines the plan leaves out and stores (a problem on a line the plan takes, such
+    # as a FIDE id already given, leaves the line in); one of the whole file (line 0) refuses it
+    difference.skipped = len(plan.left_out)
+    difference.stored_lines = plan.stored_lines
+    difference.warnings = plan.warnings
     if dry_run:
+        report(_READ_STEPS)
         return difference
     fatal = [p for p in plan.problems if p.line == 0]
     if plan.problems and (not skip_problems or fatal):
         raise ListProblemsError(fatal or plan.problems, difference)
     if import_id is None:
         record = ListImport(kind="list", file_name=file[:200], list_date=day, status="done", dry_run=False)
+        record.finished_at = datetime.now(UTC)
         record.skip_problems = skip_problems
         record.actor_token_id = actor_token_id
         session.add(record)
         session.flush()
         import_id = record.id
-    write_sync(session, plan, import_id=import_id, by=by, actor_token_id=actor_token_id, progress=progress)
+    report(_READ_STEPS)
+    write_sync(
+        session,
+        plan,
+        import_id=import_id,
+        by=by,
+        actor_token_id=actor_token_id,
+        progress=lambda step, _: report(_READ_STEPS + step),
+    )
     difference.applied = True
-    if import_id is not None:
-        record_row = session.get(ListImport, import_id)
-        if record_row is not None:
-            record_row.list_date = day
-            record_row.result = difference.as_json()
+    record_row = session.get(ListImport, import_id)
+    if record_row is not None:
+        record_row.list_date = day
+        record_row.result = difference.as_json()
+        # the import's own row (a command's) ends with its phases all done, as a worker's does
+        record_row.progress_done = record_row.progress_total = total
     session.flush()
     return difference

@@ -33,6 +33,16 @@ The choices where the issue is silent, as a rating officer would expect them:
   describes (the same name, folded, and no other birth year) and no other DeWIS list numbered
   him (his external id is not another number). So ZDB's DeWIS export of people who came with
   the portal's ``NU…`` ids finds each of them again instead of creating him twice.
+- **A person's facts that differ between his lines.** The list has one line per membership
+  and repeats the person's data on each; the federation keeps his main membership's line up to
+  date, a passive line may lag (an older "Letzte Auswertung", say). So the line that counts is
+  his active membership's, else his most recent one (``ListPerson.member``); what another line
+  says differently is a warning naming the person, the column and both values, never a reason
+  to refuse the list or to leave a line out.
+- **What the answer counts.** ``stored_lines``: the lines of ``spieler.csv`` whose membership
+  the register holds after the import (new, changed or already so); ``skipped``: every line of
+  the three files that was read and left out (a problem on it, or a person left out with an
+  earlier line's problem), so that stored + left out are the list's membership lines exactly.
 - **A status or number change** of a current membership is written in place (audited with
   before, after and the list's date); a transfer is the end of one membership and the
   beginning of another.
@@ -49,7 +59,8 @@ from sqlalchemy.orm import Session
 
 from zdb.common.names import fold_name
 from zdb.federations.models import Club, Federation
-from zdb.formats.list_model import ListFederation, ListMember, Problem, RatingList
+from zdb.formats.list_layouts import layout
+from zdb.formats.list_model import PERSON_FIELDS, ListFederation, ListMember, Problem, RatingList
 from zdb.lists.codes import ROOT_CODE, prefix_of_code
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
@@ -59,6 +70,7 @@ from zdb.ratings.models import PlayerRating, StartRatingRow
 
 __all__ = ["Facts", "Plan", "PlannedPerson", "plan_sync"]
 
+_SPIELER = "spieler.csv"
 #: the root's name where a layout does not list it (DeWIS names it only as the states' parent)
 ROOT_NAME = "Deutscher Schachbund"
 
@@ -147,6 +159,17 @@ class Plan:
     #: new person's ref, last evaluation (YYYYWW)
     baselines: list[tuple[int, str | None]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    #: a person's fact another line of his says differently (file:line: column: text)
+    warnings: list[str] = field(default_factory=list)
+    #: (file, line) of every line whose value the plan takes (a stored membership, club or federation)
+    taken: set[tuple[str, int]] = field(default_factory=set)
+    #: (file, line) of every line read and not taken
+    left_out: set[tuple[str, int]] = field(default_factory=set)
+
+    @property
+    def stored_lines(self) -> int:
+        """The lines of ``spieler.csv`` whose membership the register holds afterwards."""
+        return sum(1 for file, _ in self.taken if file == _SPIELER)
 
 
 @dataclass(slots=True)
@@ -264,6 +287,8 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
             plan.problems.append(Problem(file, line, "", why))
             continue
         row = (prefix, name, level, parent)
+        if line:
+            plan.taken.add((file, line))
         before = stored.federations.get(prefix)
         if before is None:
             new.append(row)
@@ -286,6 +311,7 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
             plan.problems.append(Problem("vereine.csv", club.line, "", why))
             continue
         clubs[club.code] = prefix
+        plan.taken.add(("vereine.csv", club.line))
         before_club = stored.clubs.get(club.code)
         if before_club is None:
             plan.clubs_new.append((club.code, club.name, prefix))
@@ -360,7 +386,8 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
     keeps_numbers = layout in ("dewis", "portal")
     numbers_are_ours = layout == "portal"
     ended_day = list_date - timedelta(days=1)
-    file_name = "spieler.csv"
+    file_name = _SPIELER
+    headers = _headers(rating_list)
     for person_id, chosen, lines in _groups(rating_list):
         wanted, doubtful = _wanted_memberships(plan, lines, known_clubs, numbers_taken)
         listed = _facts_of(chosen)
@@ -430,9 +457,14 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
             if ours is not None and chosen.rating is not None and ours[0] != chosen.rating:
                 text = f"{pkz} {_name(after)}: list {chosen.rating}-{chosen.rating_index or 0}, ZDB {ours[0]}-{ours[1]}"
                 plan.difference.add("ratings_differ", text)
+        plan.taken.update((file_name, m.line) for m in wanted.values())
+        if person_id is not None:
+            label = f"{person_id} {_name(_facts_of(chosen))}"
+            plan.warnings.extend(_differing_facts(label, chosen, lines, headers))
         _plan_memberships(
             plan, ref, wanted, current.get(ref, {}), governed=governed, keep_held=doubtful, ended_day=ended_day
         )
+    plan.left_out = _left_out(rating_list, plan)
     listed_people = seen
     for holder, held in current.items():
         if holder in listed_people:
@@ -442,6 +474,52 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
                 plan.memberships_ended.append((membership_id, holder, club, max(since, ended_day)))
                 plan.difference.add("memberships_ended", f"{holder} {_name(stored.people[holder][1])} left {club}")
     return plan
+
+
+def _headers(rating_list: RatingList) -> dict[str, str]:
+    """The header of ``spieler.csv`` naming each value, as the file wrote it."""
+    found = rating_list.format_of(_SPIELER)
+    if found is None:
+        return {}
+    columns = layout(_SPIELER, found.layout)
+    named: dict[str, str] = {}
+    for header in found.columns:
+        key = columns.key_of(header)
+        if key is not None:
+            named.setdefault(key, header)
+    if "full_name" in named:  # one column holds both names: it is the one to correct
+        named.setdefault("surname", named["full_name"])
+        named.setdefault("given_name", named["full_name"])
+    return named
+
+
+def _differing_facts(label: str, chosen: ListMember, lines: Iterable[ListMember], headers: dict[str, str]) -> list[str]:
+    """A warning per line and column where another line of the person says something else of
+    him than the line that counts (see "A person's facts that differ" above)."""
+    why = "his active membership" if chosen.status == "active" else "his most recent line"
+    warnings = []
+    for other in lines:
+        if other is chosen:
+            continue
+        for name, theirs, ours in zip(PERSON_FIELDS, other.person_data(), chosen.person_data(), strict=True):
+            if theirs != ours:
+                column = headers.get(name, name)
+                warnings.append(
+                    f"{_SPIELER}:{other.line}: {column}: {label}: {_shown(theirs)} here, {_shown(ours)} on line "
+                    f"{chosen.line} ({why}), which counts"
+                )
+    return warnings
+
+
+def _shown(value: object) -> str:
+    return "empty" if value is None else repr(str(value))
+
+
+def _left_out(rating_list: RatingList, plan: Plan) -> set[tuple[str, int]]:
+    """Every line read (with a value, or a problem on its line) whose value the plan does not take."""
+    read = {(_SPIELER, m.line) for m in rating_list.members}
+    read |= {(p.file, p.line) for p in plan.problems if p.line}
+    return read - plan.taken
 
 
 def _wanted_memberships(

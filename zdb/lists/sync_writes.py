@@ -24,7 +24,10 @@ from zdb.players.service import NewPlayer, create_players
 from zdb.ratings.models import StartRatingRow
 from zdb.ratings.recalculation.dirty import mark_dirty
 
-__all__ = ["write_sync"]
+__all__ = ["WRITE_STEPS", "write_sync"]
+
+#: the steps ``write_sync`` reports (``progress(step, WRITE_STEPS)`` after each)
+WRITE_STEPS = 7
 
 
 def _table(model: Any) -> Table:
@@ -53,11 +56,9 @@ def write_sync(
     actor_token_id: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> None:
-    steps = 7
-
     def advance(step: int) -> None:
         if progress is not None:
-            progress(step, steps)
+            progress(step, WRITE_STEPS)
 
     copy_rows(session, _table(Federation), ("prefix", "name", "level", "parent_prefix"), plan.federations_new)
     _update(

@@ -2,9 +2,12 @@
 members in the legacy ``|`` layout (layouts and their sources: ``zdb.formats.dsb_files``).
 
 Club scripts mirror these files every night, so both answer conditional GETs: the ``ETag`` is a
-hash of the exact bytes (encoding included), ``If-None-Match`` with it answers a bodiless 304,
-and ``Last-Modified`` is the latest change the data records. Only public data is written, the
-same for every caller, so a token changes nothing here (an invalid one is still refused).
+hash of the exact bytes (encoding included), ``Last-Modified`` the moment the file's content
+last changed (``zdb.ratings.file_stamps``: a preview or a write that leaves the file as it was
+never moves it), and ``If-None-Match`` with the tag, or else ``If-Modified-Since`` with that
+date, answers a bodiless 304. The ZIP's entries carry the same moment. Only public data is
+written, the same for every caller, so a token changes nothing here (an invalid one is still
+refused).
 
 A caller that asks for ``application/json`` (and not for the file's own type) gets a
 description of the file instead of its bytes: name, type, size, the file's ETag and the number
@@ -21,17 +24,15 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from zdb.api.conditional import conditional_json, etag_matches
+from zdb.api.conditional import conditional_json, not_modified
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
 from zdb.api.routers.ratings import AtDate, EditionName
-from zdb.auth.repository import last_write_at
-from zdb.common.utc import as_utc
 from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import RequestSession, get_principal
 from zdb.formats import dsb_files, portal_files
 from zdb.ratings import list_queries
-from zdb.ratings.queries import results_stamp
+from zdb.ratings.file_stamps import content_tag, last_modified
 
 __all__ = ["router"]
 
@@ -93,6 +94,16 @@ def _wants_json(request: Request, media_type: str) -> bool:
     return "application/json" in accept and media_type.split(";", maxsplit=1)[0] not in accept
 
 
+def _etag(data: bytes) -> str:
+    return '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+
+
+def _variant(request: Request, **shaping: object) -> str:
+    """The key of a file's variant: its path and the query values that shape its bytes."""
+    query = "&".join(f"{name}={'' if value is None else value}" for name, value in shaping.items())
+    return f"{request.url.path.removeprefix('/api/v1')}?{query}"[:200]
+
+
 def _file(
     request: Request,
     *,
@@ -100,9 +111,9 @@ def _file(
     media_type: str,
     filename: str,
     lines: dict[str, int],
-    stamps: list[datetime | None],
+    modified: datetime,
 ) -> Response:
-    etag = '"' + hashlib.sha256(written.data).hexdigest()[:32] + '"'
+    etag = _etag(written.data)
     if _wants_json(request, media_type):
         description = FileDescription(
             filename=filename,
@@ -112,11 +123,9 @@ def _file(
             lines=lines,
             transliterated_characters=written.transliterated,
         )
-        answer = conditional_json(request, description, *stamps)
+        answer = conditional_json(request, description, modified)
         answer.headers["Vary"] = "Accept, Authorization"
         return answer
-    known = [as_utc(s) for s in stamps if s is not None]
-    modified: datetime = max(known) if known else request.app.state.started_at
     headers = {
         "ETag": etag,
         "Last-Modified": format_datetime(modified.replace(microsecond=0), usegmt=True),
@@ -125,7 +134,7 @@ def _file(
         "Content-Disposition": f'attachment; filename="{filename}"',
         TRANSLITERATED_HEADER: str(written.transliterated),
     }
-    if etag_matches(request.headers.get("if-none-match"), etag):
+    if not_modified(request, etag, modified):
         return Response(status_code=304, headers=headers)
     return Response(written.data, media_type=media_type, headers=headers)
 
@@ -217,14 +226,14 @@ def rating_list(
     if federation:
         list_queries.require_federation(session, federation)
     source = list_source(session, at=at, edition=edition)
-    members, changed = list_queries.federation_members(session, federation, source)
+    members, _ = list_queries.federation_members(session, federation, source)
     clubs = list_queries.federation_clubs(session, federation)
     federations = list_queries.federations_of(session, federation)
-    stamps = [changed, results_stamp(session), last_write_at(session)]
-    known = [as_utc(s) for s in stamps if s is not None]
-    stamp = max(known) if known else None
+    codec = dsb_files.codec_of(encoding or ("cp1252" if layout == "portal" else "utf-8"))
+    # the ZIP's entries carry the moment its data last changed: its tag is taken from the data
+    key = _variant(request, federation=federation, layout=layout, encoding=codec, at=at, edition=edition)
+    stamp = last_modified(session, key, content_tag(members, clubs, federations))
     if layout == "portal":
-        codec = dsb_files.codec_of(encoding or "cp1252")
         written = portal_files.portal_rating_list_zip(members, clubs, federations, codec, stamp)
         lines = {
             "spieler.csv": len(members),
@@ -232,7 +241,7 @@ def rating_list(
             "verbaende.csv": len(federations),  # the root 000 too
         }
     else:
-        written = dsb_files.rating_list_zip(members, clubs, federations, dsb_files.codec_of(encoding or "utf-8"), stamp)
+        written = dsb_files.rating_list_zip(members, clubs, federations, codec, stamp)
         lines = {
             "spieler.csv": len(members),
             "vereine.csv": len(clubs),
@@ -240,7 +249,7 @@ def rating_list(
         }
     suffix = "-portal" if layout == "portal" else ""
     name = f"rating-list-{federation}{suffix}.zip" if federation else f"rating-list{suffix}.zip"
-    return _file(request, written=written, media_type="application/zip", filename=name, lines=lines, stamps=stamps)
+    return _file(request, written=written, media_type="application/zip", filename=name, lines=lines, modified=stamp)
 
 
 @router.get(
@@ -260,11 +269,11 @@ def club_members(
     edition: EditionName = None,
 ) -> Response:
     codec = dsb_files.codec_of(encoding)
-    members, changed = list_queries.club_members(session, code, list_source(session, at=at, edition=edition))
+    members, _ = list_queries.club_members(session, code, list_source(session, at=at, edition=edition))
     written = dsb_files.club_members_csv(members, codec)
     media_type = f"text/csv; charset={_CHARSETS[codec]}; header=present"
-    stamps = [changed, results_stamp(session), last_write_at(session)]
+    modified = last_modified(session, _variant(request, encoding=codec, at=at, edition=edition), _etag(written.data))
     name = f"{code}-members.csv"
     return _file(
-        request, written=written, media_type=media_type, filename=name, lines={name: len(members)}, stamps=stamps
+        request, written=written, media_type=media_type, filename=name, lines={name: len(members)}, modified=modified
     )

@@ -22,10 +22,12 @@ from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
 from zdb.common.utc import UtcDateTime
-from zdb.endpoints.dependencies import Caller, RequestSession
+from zdb.endpoints.dependencies import Caller, Paging, RequestSession
+from zdb.endpoints.pagination import Page
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
 from zdb.lists.dispatch import start_list_import
 from zdb.lists.models import ListImport
+from zdb.lists.queries import import_page
 
 __all__ = ["router"]
 
@@ -33,8 +35,29 @@ router = APIRouter(prefix="/lists", tags=["federations and clubs"])
 
 
 class ImportProgress(BaseModel):
+    """A rating list's phases ended of its phases (reading, comparing, then the writes: 2 for a
+    dry run, 9 for an import); FIDE's players read, of a total known only at the end (0 until
+    then). An import that is done shows its total done."""
+
     done: int = Field(examples=[3])
-    total: int = Field(examples=[7])
+    total: int = Field(examples=[9])
+
+
+class ListImportSummary(BaseModel):
+    """An import as the list of imports shows it: without its difference."""
+
+    id: int = Field(examples=[1])
+    kind: Literal["list", "fide"] = Field(description="the federation's rating list or FIDE's list", examples=["list"])
+    file_name: str = Field(examples=["LV-0-csv.zip"])
+    list_date: date | None = Field(
+        description="the epoch of the starting states it brings; of FIDE's list, its edition", examples=["2026-11-30"]
+    )
+    dry_run: bool
+    skip_problems: bool
+    status: Literal["waiting", "running", "done", "refused", "failed"] = Field(examples=["done"])
+    progress: ImportProgress
+    created_at: UtcDateTime = Field(examples=["2026-12-02T08:00:00Z"])
+    finished_at: UtcDateTime | None = Field(examples=["2026-12-02T08:00:09Z"])
 
 
 class ListImportOut(BaseModel):
@@ -57,6 +80,21 @@ class ListImportOut(BaseModel):
     error: str | None = Field(description="why an import without a difference was refused or failed")
     created_at: UtcDateTime = Field(examples=["2026-12-02T08:00:00Z"])
     finished_at: UtcDateTime | None = Field(examples=["2026-12-02T08:00:09Z"])
+
+
+def _summary(record: ListImport) -> ListImportSummary:
+    return ListImportSummary(
+        id=record.id,
+        kind=record.kind,  # type: ignore[arg-type]
+        file_name=record.file_name,
+        list_date=record.list_date,
+        dry_run=record.dry_run,
+        skip_problems=record.skip_problems,
+        status=record.status,  # type: ignore[arg-type]
+        progress=ImportProgress(done=record.progress_done, total=record.progress_total),
+        created_at=record.created_at,
+        finished_at=record.finished_at,
+    )
 
 
 def _out(record: ListImport) -> ListImportOut:
@@ -166,6 +204,20 @@ def upload_fide_list(
     record = ListImport(kind="fide", file_name=name, list_date=edition, payload=data)
     record.dry_run, record.skip_problems = dry_run, skip_problems
     return _store(request, session, caller, background, record)
+
+
+@router.get(
+    "/imports",
+    response_model=Page[ListImportSummary],
+    summary="Every import, newest first (admin)",
+    description="Uploads and the imports of `zdb lists import` and `zdb fide import`, paged, the newest first; "
+    "each import's difference is at `GET /lists/imports/{id}`.",
+    responses=problems(401, 403, 422),
+)
+def list_imports(*, session: RequestSession, caller: Caller, paging: Paging) -> Page[ListImportSummary]:
+    caller.require("admin")
+    records, total = import_page(session, limit=paging.limit, offset=paging.offset)
+    return paging.page([_summary(record) for record in records], total)
 
 
 @router.get(
