@@ -14,8 +14,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
-from zdb.auth.repository import last_write_at
-from zdb.common.utc import as_utc
 from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError
@@ -24,7 +22,7 @@ from zdb.portal.access import ListAccess, limited_vkz
 from zdb.portal.paging import list_answer, window_of
 from zdb.portal.route import PortalRoute, bad_parameter
 from zdb.ratings import list_queries, portal_queries
-from zdb.ratings.queries import results_stamp
+from zdb.ratings.file_stamps import content_tag, last_modified, variant_key
 
 __all__ = ["router"]
 
@@ -120,11 +118,15 @@ def download(*, session: RequestSession, access: ListAccess, file: str) -> Respo
     if region:
         list_queries.require_federation(session, region)
     prefix = limited_vkz(access, region) or ""  # a club's client: its own club's lines
-    members, changed = list_queries.federation_members(session, prefix, list_source(session, at=None, edition=None))
+    members, _ = list_queries.federation_members(session, prefix, list_source(session, at=None, edition=None))
     federations = list_queries.federations_of(session, prefix)
     clubs = list_queries.federation_clubs(session, prefix)
-    # stamped as the API's ZIP is (``zdb.api.routers.files``): the same data give the same bytes
-    known = [as_utc(s) for s in (changed, results_stamp(session), last_write_at(session)) if s is not None]
-    written = portal_files.portal_rating_list_zip(members, clubs, federations, "cp1252", max(known, default=None))
+    # stamped as the API's portal-layout ZIP of the same federation (``zdb.api.routers.files``):
+    # the same file variant, the same moment, so the same data give the same bytes
+    codec = dsb_files.codec_of("cp1252")
+    shaping = {"federation": prefix, "layout": "portal", "encoding": codec, "at": None, "edition": None}
+    key = variant_key("/files/rating-list.zip", **shaping)
+    stamp = last_modified(session, key, content_tag(members, clubs, federations))
+    written = portal_files.portal_rating_list_zip(members, clubs, federations, codec, stamp)
     headers = {"Content-Disposition": f'attachment; filename="{file}"', "Cache-Control": "no-cache"}
     return Response(written.data, media_type="application/zip", headers=headers)

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from zdb.common.utc import as_utc
 from zdb.orm import Base
 
-__all__ = ["FileStamp", "content_tag", "last_modified"]
+__all__ = ["FileStamp", "content_tag", "last_modified", "variant_key"]
 
 
 class FileStamp(Base):
@@ -38,6 +38,14 @@ class FileStamp(Base):
     tag: Mapped[str] = mapped_column(String(64))
     #: when that content was first served, to the second
     modified_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def variant_key(path: str, **shaping: object) -> str:
+    """The key of a file's variant: its path (as the API names it, without ``/api/v1``) and the
+    query values that shape its bytes. Every door serving the same file uses the same key, so
+    the same content carries the same moment (and the same bytes: a ZIP's entries are dated)."""
+    query = "&".join(f"{name}={'' if value is None else value}" for name, value in shaping.items())
+    return f"{path}?{query}"[:200]
 
 
 def content_tag(*parts: object) -> str:

@@ -32,7 +32,7 @@ from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import RequestSession, get_principal
 from zdb.formats import dsb_files, portal_files
 from zdb.ratings import list_queries
-from zdb.ratings.file_stamps import content_tag, last_modified
+from zdb.ratings.file_stamps import content_tag, last_modified, variant_key
 
 __all__ = ["router"]
 
@@ -100,8 +100,7 @@ def _etag(data: bytes) -> str:
 
 def _variant(request: Request, **shaping: object) -> str:
     """The key of a file's variant: its path and the query values that shape its bytes."""
-    query = "&".join(f"{name}={'' if value is None else value}" for name, value in shaping.items())
-    return f"{request.url.path.removeprefix('/api/v1')}?{query}"[:200]
+    return variant_key(request.url.path.removeprefix("/api/v1"), **shaping)
 
 
 def _file(
