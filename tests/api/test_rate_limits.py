@@ -17,6 +17,9 @@ from zdb.auth.service import create_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 
+#: a form post names its sender (zdb.web.referee_session.require_same_origin)
+SIGN_IN_ORIGIN = {"Origin": "http://zdb.test"}
+
 
 def _settings(database_url: str, **limits: Any) -> Settings:
     chosen = {
@@ -126,7 +129,11 @@ def test_failed_sign_ins_on_the_pages_count_as_failed_authentications(sqlite_url
         transport = httpx.ASGITransport(app=app, client=("192.0.2.77", 40000))
         async with httpx.AsyncClient(transport=transport, base_url="http://zdb.test") as client:
             return [
-                (await client.post("/referee/sign-in", data={"token": f"wrong-{n}", "next": "/"})).status_code
+                (
+                    await client.post(
+                        "/referee/sign-in", data={"token": f"wrong-{n}", "next": "/"}, headers=SIGN_IN_ORIGIN
+                    )
+                ).status_code
                 for n in range(4)
             ]
 
