@@ -9,10 +9,11 @@ What is counted, and under which key (each limit a setting of ``zdb.config.Setti
   ``/files/rating-list.zip``, ``/ratings/changes``) per client address: ``rate_limit_club_pull``,
   by default 120 an hour, as the DSB's club API allows;
 * every other read (and the public simulator) per client address: ``rate_limit_reads``;
-* a write with a token per token (a hash of it, never the token): ``rate_limit_writes``;
-* failed authentications (any answer 401: a wrong token, a failed sign-in) per client address:
-  ``rate_limit_failed_auth``. Once an address has used them up, every request of it that
-  carries a token or signs in is answered 429 until the window has moved on, whatever the token.
+* a write with a token per token (a hash of it, never the token): ``rate_limit_writes``.
+
+Failed sign-ins (an unknown or revoked token) are counted where the credential is checked, by
+the request guard and the pages' sign-in (``zdb.endpoints.failed_sign_ins``), so that a valid
+token is never refused because others failed from the same address.
 
 The health checks and the metrics are never limited. A 429 is a problem document with
 ``Retry-After`` (seconds). The client address is the connection's; behind a reverse proxy,
@@ -35,7 +36,7 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from zdb.api.problems import problem_response
 from zdb.config import Settings
@@ -48,7 +49,6 @@ _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _CLUB_PULL = re.compile(r"^/api/v1/(clubs/[^/]+/(ratings|members\.csv)|files/rating-list\.zip|ratings/changes)$")
 _UNLIMITED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
 _PUBLIC_WRITES = frozenset({"/api/v1/simulator"})
-_SIGN_IN = "/referee/sign-in"
 
 
 def storage_for(settings: Settings) -> Storage:
@@ -66,7 +66,6 @@ class _Limits:
     club_pull: RateLimitItem
     reads: RateLimitItem
     writes: RateLimitItem
-    failed_auth: RateLimitItem
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -86,7 +85,6 @@ class RateLimits:
             club_pull=parse(settings.rate_limit_club_pull),
             reads=parse(settings.rate_limit_reads),
             writes=parse(settings.rate_limit_writes),
-            failed_auth=parse(settings.rate_limit_failed_auth),
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -95,25 +93,11 @@ class RateLimits:
             return
         address = (scope.get("client") or ("unknown", 0))[0]
         authorization = _header(scope, b"authorization")
-        credential = authorization is not None or (scope["method"] == "POST" and scope["path"] == _SIGN_IN)
-        if credential and not await self._test(self.limits.failed_auth, "failed-auth", address):
-            await self._refuse(scope, receive, send, self.limits.failed_auth, "failed-auth", address)
-            return
         item, keys = self._counted(scope, address, authorization)
         if not await self._hit(item, *keys):
             await self._refuse(scope, receive, send, item, *keys)
             return
-        status = 0
-
-        async def watched(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        await self.app(scope, receive, watched)
-        if status == 401:
-            await self._hit(self.limits.failed_auth, "failed-auth", address)
+        await self.app(scope, receive, send)
 
     def _counted(self, scope: Scope, address: str, authorization: str | None) -> tuple[RateLimitItem, list[str]]:
         path = scope["path"]
@@ -127,13 +111,6 @@ class RateLimits:
     async def _hit(self, item: RateLimitItem, *keys: str) -> bool:
         try:
             return await self.limiter.hit(item, *keys)
-        except StorageError as error:
-            _log.warning("rate limits not counted, the storage is out of reach: %s", error.storage_error)
-            return True
-
-    async def _test(self, item: RateLimitItem, *keys: str) -> bool:
-        try:
-            return await self.limiter.test(item, *keys)
         except StorageError as error:
             _log.warning("rate limits not counted, the storage is out of reach: %s", error.storage_error)
             return True
