@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from fastapi import Depends, FastAPI
 from sqlalchemy import Engine
@@ -43,10 +43,11 @@ from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
-from zdb.db import engine_for
+from zdb.db import engine_for, unit_of_work
 from zdb.endpoints.dependencies import get_principal
 from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.lists.dispatch import ImportStarter, thread_starter
+from zdb.lists.lost_imports import close_lost_imports
 from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
@@ -138,6 +139,10 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         gc.freeze()
         recalculator = None
         if recalculation and settings.embedded:
+            # Embedded, list imports run in this process's threads: one still running at its start
+            # was left by an earlier process that stopped in the middle. Its worker is lost.
+            with unit_of_work(engine) as session:
+                close_lost_imports(session, timedelta(0))
             recalculator = EmbeddedRecalculator(engine, settings.sweep_seconds)
             recalculator.start()
         elif recalculation:

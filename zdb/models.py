@@ -10,6 +10,7 @@ from zdb.orm import Base
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
 from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
+from zdb.service_beats import ServiceBeat
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "RunChange",
     "RunRecord",
     "RunTournament",
+    "ServiceBeat",
     "StartRatingRow",
     "TournamentRecord",
     "TournamentVersion",

@@ -64,6 +64,8 @@ TokenCheck = Callable[[str], str | None]
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _UPLOADS = re.compile(r"^/api/v1/tournaments(/.*)?$|^/referee/upload$")
 _LISTS = re.compile(r"^/api/v1/lists/(imports|fide-imports)$|^/staff/lists$")
+#: never looked at for a token: a health check must not depend on the token table
+_UNCHECKED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
 _SMALL = re.compile(r"^/api/v1/simulator$|^/referee/(sign-in|sign-out|tournaments/[^/]+/withdraw)$")
 
 
@@ -192,7 +194,8 @@ class RequestGuard:
                 scope, receive, send, 401, "unauthorized", detail="this needs 'Authorization: Bearer <token>'"
             )
             return
-        if token is not None and (needs_token or self.failed_sign_ins is not None):
+        counted = self.failed_sign_ins is not None and not _UNCHECKED.match(scope["path"])
+        if token is not None and (needs_token or counted):
             standing = await run_in_threadpool(self.check, token)
             if standing in ("unknown", "revoked") and not await self._failed(scope, receive, send, token, standing):
                 return
