@@ -194,8 +194,8 @@ class RequestGuard:
                 scope, receive, send, 401, "unauthorized", detail="this needs 'Authorization: Bearer <token>'"
             )
             return
-        counted = self.failed_sign_ins is not None and not _UNCHECKED.match(scope["path"])
-        if token is not None and (needs_token or counted):
+        counting = self.failed_sign_ins is not None and not _UNCHECKED.match(scope["path"])
+        if token is not None and (needs_token or counting):
             standing = await run_in_threadpool(self.check, token)
             if standing in ("unknown", "revoked") and not await self._failed(scope, receive, send, token, standing):
                 return
