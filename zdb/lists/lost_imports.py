@@ -22,7 +22,9 @@ from zdb.messages import Message
 
 __all__ = ["WORKER_LOST", "close_lost_imports", "rerun_import"]
 
-WORKER_LOST = "the worker running this import was lost (stopped, killed or out of memory); run it again"
+_LOST = Message("the worker running this import was lost (stopped, killed or out of memory); run it again")
+#: the failed import's reason, as ``error`` keeps it in English (the pages translate ``refusal``)
+WORKER_LOST = _LOST.template
 
 
 def close_lost_imports(session: Session, silent_for: timedelta) -> list[int]:
@@ -36,7 +38,7 @@ def close_lost_imports(session: Session, silent_for: timedelta) -> list[int]:
     for record in lost:
         record.status = "failed"
         record.error = WORKER_LOST
-        record.refusal = [{"place": "", "text": Message(WORKER_LOST).as_json()}]
+        record.refusal = [{"place": "", "text": _LOST.as_json()}]
         record.finished_at = datetime.now(UTC)
     session.flush()
     return [record.id for record in lost]
