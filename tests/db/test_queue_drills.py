@@ -12,6 +12,7 @@ Each prints its time to consistency (not asserted: the machine is shared).
 
 from __future__ import annotations
 
+import shutil
 import signal
 import time
 
@@ -39,7 +40,10 @@ from zdb.lists.models import ListImport
 from zdb.service_beats import SWEEP, last_beat
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="the drills stop a Redis of their own"),
+]
 
 #: memberships of the uploaded list: enough for an import of several seconds
 _LIST_SIZE = 60_000
