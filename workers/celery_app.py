@@ -10,6 +10,9 @@ looks for such messages every 10 seconds). The timeout is below the longest run
 recalculation lock taken and ends at once, which costs nothing. A recalculation does not wait
 for it anyway: while the time line is dirty the beat's sweep requests one every
 ``sweep_seconds``; the timeout bounds how long any other message of a dead worker waits.
+
+List imports go to a queue of their own (``IMPORT_QUEUE``) and are acknowledged as they start
+(``workers.list_tasks``): an import whose worker died is closed by the sweep, never delivered again.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from celery import Celery
 from celery.schedules import crontab
 
-from zdb.config import WORKER_QUEUE, Settings, settings
+from zdb.config import IMPORT_QUEUE, WORKER_QUEUE, Settings, settings
 
 __all__ = ["app", "create_app"]
 
@@ -37,6 +40,8 @@ def create_app(config: Settings) -> Celery:
         broker_transport_options={"visibility_timeout": config.broker_visibility_timeout},
         broker_connection_retry_on_startup=True,
         task_default_queue=WORKER_QUEUE,
+        # list imports on a queue of their own: a recalculation never waits behind one
+        task_routes={"zdb.import_list": {"queue": IMPORT_QUEUE}},
         # A sweep that waited longer than the next one is dropped: with no worker up, the queue
         # holds a handful of sweeps, not one per interval for as long as the outage lasts.
         beat_schedule={

@@ -2,7 +2,9 @@
 
 ``zdb.recalculate`` brings the stored results up to date; running it twice does no harm (the
 second run finds nothing pending). ``zdb.sweep`` (Celery beat) starts one whenever the dirty
-position is set, so a lost message or a broker outage delays a recalculation, never loses it.
+position is set, so a lost message or a broker outage delays a recalculation, never loses it; it
+also closes list imports whose worker was lost (``zdb.lists.lost_imports``) and records each of
+its runs (``zdb.service_beats``), so that readiness and the metrics show a sweep that stopped.
 
 At most one request waits in the queue (``request``): one run takes every change committed
 before it starts, so a thousand submissions during a long run need one message after it, not a
@@ -29,8 +31,10 @@ from workers.celery_app import app
 from zdb.config import settings
 from zdb.db import engine_for, unit_of_work
 from zdb.endpoints.idempotency import forget_expired_keys
+from zdb.lists.lost_imports import close_lost_imports
 from zdb.ratings.recalculation.runner import run_recalculation
 from zdb.ratings.recalculation.state import is_dirty
+from zdb.service_beats import SWEEP, record_beat
 
 __all__ = ["TRANSIENT_ERRORS", "dispatch", "forget_idempotency_keys", "recalculate", "request", "sweep"]
 
@@ -66,8 +70,16 @@ def recalculate(self: Any, from_scratch: bool = False) -> dict[str, Any]:
 
 @app.task(name="zdb.sweep", ignore_result=True)
 def sweep() -> bool:
-    """Dispatch a recalculation if the time line is dirty; True if one was sent."""
-    engine = engine_for(settings().database_url)
+    """Record the sweep's run, close the imports whose worker was lost, and dispatch a
+    recalculation if the time line is dirty; True if one was sent."""
+    config = settings()
+    engine = engine_for(config.database_url)
+    with unit_of_work(engine) as session:
+        # the health check and the metrics read this: a sweep that stops running is seen
+        record_beat(session, SWEEP)
+        lost = close_lost_imports(session, timedelta(seconds=config.import_lost_seconds))
+    if lost:
+        _log.warning("list imports %s lost their worker: marked failed", ", ".join(map(str, lost)))
     with engine.connect() as connection:
         dirty = is_dirty(connection)
     if not dirty:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from fastapi import Depends, FastAPI
 from sqlalchemy import Engine
@@ -32,7 +32,7 @@ from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
-from zdb.api.request_guard import RequestGuard, token_routes
+from zdb.api.request_guard import RequestGuard, token_check, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs, configure_text_logs
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import editions as editions_router
@@ -44,8 +44,11 @@ from zdb.api.routers import tools as tools_router
 from zdb.api.routers import top_lists as top_lists_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
-from zdb.db import engine_for
+from zdb.db import engine_for, unit_of_work
+from zdb.endpoints.dependencies import get_principal
+from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.lists.dispatch import ImportStarter, thread_starter
+from zdb.lists.lost_imports import close_lost_imports
 from zdb.portal import install_portal
 from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
@@ -72,6 +75,27 @@ bodiless 304. An unknown query parameter is a 400, never ignored.
 **Errors** are RFC 9457 problem documents (`application/problem+json`) whose `errors`
 name each wrong field or line.
 """
+
+#: the API's routers, the hot reads' first (a request is matched against the routes in this order)
+_API_ROUTERS = (
+    players.router,
+    ratings.router,
+    tournaments.router,
+    federations.router,
+    auth.router,
+    meta.router,
+    health.router,
+    submissions.router,
+    files_router.router,
+    tools_router.router,
+    top_lists_router.router,
+    office_router.router,
+    editions_router.router,
+    impact_router.router,
+    lists_router.router,
+)
+#: the writes anyone may send: the rating simulator computes and stores nothing
+PUBLIC_WRITES = frozenset({f"{API_PREFIX}/simulator"})
 
 _TAGS = [
     {"name": "players", "description": "Search and the player card with the full history."},
@@ -118,6 +142,10 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         gc.freeze()
         recalculator = None
         if recalculation and settings.embedded:
+            # Embedded, list imports run in this process's threads: one still running at its start
+            # was left by an earlier process that stopped in the middle. Its worker is lost.
+            with unit_of_work(engine) as session:
+                close_lost_imports(session, timedelta(0))
             recalculator = EmbeddedRecalculator(engine, settings.sweep_seconds)
             recalculator.start()
         elif recalculation:
@@ -153,26 +181,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.start_list_import = _list_import_starter(settings, engine) if recalculation else None
     app.state.started_at = datetime.now(UTC)
     # The hot reads' routers first: a request is matched against the routes in this order.
-    for router in (
-        players.router,
-        ratings.router,
-        tournaments.router,
-        federations.router,
-        auth.router,
-        meta.router,
-        health.router,
-    ):
-        app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
-    for router in (
-        submissions.router,
-        files_router.router,
-        tools_router.router,
-        top_lists_router.router,
-        office_router.router,
-        editions_router.router,
-        impact_router.router,
-        lists_router.router,
-    ):
+    for router in _API_ROUTERS:
         app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)
     install_openapi(app)
@@ -183,10 +192,21 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     # Each middleware added wraps the ones before it: a request passes them from the last to
     # the first, before the body is read.
-    writers = token_routes(API_PREFIX, submissions.router, submissions.requires_token)
-    writers += token_routes(API_PREFIX, office_router.router, office_router.requires_admin)
-    writers += token_routes(API_PREFIX, editions_router.router, editions_router.requires_admin)
-    app.add_middleware(RequestGuard, settings=settings, token_routes=writers)
+    # Every write of the API that depends on the caller needs a token, the public simulator aside.
+    writers = [
+        route
+        for router in _API_ROUTERS
+        for route in token_routes(API_PREFIX, router, get_principal, public=PUBLIC_WRITES)
+    ]
+    failed_sign_ins = FailedSignIns(settings) if settings.rate_limits else None
+    app.state.failed_sign_ins = failed_sign_ins  # the pages' sign-in counts its failures too
+    app.add_middleware(
+        RequestGuard,
+        settings=settings,
+        token_routes=writers,
+        check=token_check(engine),
+        failed_sign_ins=failed_sign_ins,
+    )
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
     app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the refusals too

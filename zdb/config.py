@@ -16,12 +16,23 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-__all__ = ["EMBEDDED_DATABASE", "WORKER_QUEUE", "Settings", "embedded_database_url", "settings", "zdb_home"]
+__all__ = [
+    "EMBEDDED_DATABASE",
+    "IMPORT_QUEUE",
+    "WORKER_QUEUE",
+    "Settings",
+    "embedded_database_url",
+    "settings",
+    "zdb_home",
+]
 
 #: the embedded database's file name in the home folder
 EMBEDDED_DATABASE = "zdb.sqlite3"
 #: the worker's queue on the broker (on Redis a list of that name: ``/metrics`` reports its length)
 WORKER_QUEUE = "zdb"
+#: the queue of the list imports: a worker of its own takes them, so that a recalculation never
+#: waits behind an import of a federation's or FIDE's list (minutes)
+IMPORT_QUEUE = "imports"
 
 
 def zdb_home(environ: Mapping[str, str] | None = None) -> Path:
@@ -48,6 +59,13 @@ class Settings:
     recalc_time_limit: int = 3600
     #: the sweeper re-dispatches a recalculation this often while the dirty position is set
     sweep_seconds: float = 30.0
+    #: readiness fails when the sweep has not run for this many seconds (beat or the worker is
+    #: down); 0 leaves the sweep out of readiness
+    sweep_stale_seconds: float = 300.0
+    #: a running list import's worker writes its heartbeat this often (PostgreSQL)
+    import_heartbeat_seconds: float = 15.0
+    #: a running import whose heartbeat is older than this lost its worker: the sweep marks it failed
+    import_lost_seconds: float = 120.0
     #: a message taken by a worker that died unacknowledged is delivered again after this many
     #: seconds (Redis's visibility timeout); shorter than a long run on purpose: a second delivery
     #: of a running recalculation finds the recalculation lock taken and ends at once
@@ -115,6 +133,9 @@ class Settings:
             broker_url=env.get("ZDB_BROKER_URL") or None,
             recalc_time_limit=int(env.get("ZDB_RECALC_TIME_LIMIT", "3600")),
             sweep_seconds=float(env.get("ZDB_SWEEP_SECONDS", "30")),
+            sweep_stale_seconds=float(env.get("ZDB_SWEEP_STALE_SECONDS", "300")),
+            import_heartbeat_seconds=float(env.get("ZDB_IMPORT_HEARTBEAT_SECONDS", "15")),
+            import_lost_seconds=float(env.get("ZDB_IMPORT_LOST_SECONDS", "120")),
             broker_visibility_timeout=int(env.get("ZDB_BROKER_VISIBILITY_TIMEOUT", "600")),
             read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
             max_upload_bytes=int(env.get("ZDB_MAX_UPLOAD_BYTES", str(16 * 1024 * 1024))),

@@ -12,6 +12,7 @@ from zdb.players.models import Membership, Player
 from zdb.ratings.file_stamps import FileStamp
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
 from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
+from zdb.service_beats import ServiceBeat
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "RunChange",
     "RunRecord",
     "RunTournament",
+    "ServiceBeat",
     "StartRatingRow",
     "TournamentRecord",
     "TournamentVersion",

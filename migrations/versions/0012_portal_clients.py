@@ -3,7 +3,7 @@ secret's SHA-256, scopes, an optional club-code prefix), ``portal_tokens`` (each
 the hashes of its access and refresh token, its grant, scopes and expiry).
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-04 19:40:00.000000
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0010"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

@@ -146,7 +146,12 @@ def test_an_empty_database(client: TestClient) -> None:
     assert (status["state"], status["last_run"], status["dirty_position"]) == ("idle", None, None)
     feed = client.get("/api/v1/ratings/changes", params={"changed_since": "2026-01-01T00:00:00Z"}).json()
     assert feed["total"] == 0 and feed["next_changed_since"] == "2026-01-01T00:00:00Z"
-    assert client.get("/api/v1/health").json() == {"status": "ok", "database": "ok", "broker": "none"}
+    assert client.get("/api/v1/health").json() == {
+        "status": "ok",
+        "database": "ok",
+        "broker": "none",
+        "last_sweep": None,
+    }
     assert client.get("/api/v1/docs").status_code == 200
 
 

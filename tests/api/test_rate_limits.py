@@ -13,9 +13,12 @@ import pytest
 from fastapi import FastAPI
 
 from zdb.app import create_app
-from zdb.auth.service import create_token
+from zdb.auth.service import create_token, revoke_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
+
+#: a form post names its sender (zdb.web.referee_session.require_same_origin)
+SIGN_IN_ORIGIN = {"Origin": "http://zdb.test"}
 
 
 def _settings(database_url: str, **limits: Any) -> Settings:
@@ -75,16 +78,57 @@ def test_the_club_pull_has_its_own_limit(app: FastAPI) -> None:
     assert answers[3].status_code == 200  # the other reads are counted apart
 
 
-def test_failed_authentications_are_limited_per_address(postgres_url: str) -> None:
+def test_failed_authentications_never_lock_out_a_valid_token(postgres_url: str) -> None:
     app = create_app(_settings(postgres_url, rate_limit_reads="100/minute"), recalculation=False)
     with unit_of_work(engine_for(postgres_url)) as session:
         secret = create_token(session, "admin", label="rate").secret
-    wrong = [("GET", "/api/v1/federations", {"Authorization": f"Bearer wrong-{n}"}) for n in range(3)]
-    answers = _send(app, [*wrong, ("GET", "/api/v1/me", {"Authorization": f"Bearer {secret}"})], address="192.0.2.9")
+    wrong = [("GET", "/api/v1/federations", {"Authorization": f"Bearer wrong-{n}"}) for n in range(4)]
+    right = ("GET", "/api/v1/me", {"Authorization": f"Bearer {secret}"})
+    answers = _send(app, [*wrong, right, right], address="192.0.2.9")
     assert _statuses(answers)[:3] == [401, 401, 401]
-    _is_429(answers[3])  # even the right token, from an address that has guessed enough
-    # a public read of that address is not a guess
+    _is_429(answers[3])  # the fourth guess from that address
+    assert _statuses(answers[4:]) == [200, 200]  # the admin behind the same address is not locked out
+    # a public read of that address is not a guess, and another address guesses on its own count
     assert _statuses(_send(app, [("GET", "/api/v1/federations", {})], address="192.0.2.9")) == [200]
+    assert _statuses(_send(app, wrong[:1], address="192.0.2.10")) == [401]
+
+
+def test_a_revoked_token_is_counted_against_itself(postgres_url: str) -> None:
+    app = create_app(_settings(postgres_url, rate_limit_reads="100/minute"), recalculation=False)
+    with unit_of_work(engine_for(postgres_url)) as session:
+        old = create_token(session, "referee", "C", label="old")
+        revoke_token(session, str(old.token.id))
+    revoked = ("GET", "/api/v1/me", {"Authorization": f"Bearer {old.secret}"})
+    answers = _send(app, [revoked] * 4, address="192.0.2.11")
+    assert _statuses(answers)[:3] == [401, 401, 401]
+    _is_429(answers[3])
+
+
+def _concurrent_guesses(app: FastAPI, count: int, address: str) -> list[int]:
+    """``count`` requests with distinct unknown tokens from one address, all at once."""
+
+    async def go() -> list[int]:
+        transport = httpx.ASGITransport(app=app, client=(address, 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://zdb.test") as client:
+            sent = [
+                client.post("/api/v1/tournaments", content=b"{}", headers={"Authorization": f"Bearer guess-{n}"})
+                for n in range(count)
+            ]
+            return [answer.status_code for answer in await asyncio.gather(*sent)]
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("storage", ["memory", "redis"])
+def test_exactly_the_limit_of_concurrent_guesses_gets_through(
+    postgres_url: str, storage: str, request: pytest.FixtureRequest
+) -> None:
+    chosen = "memory://" if storage == "memory" else request.getfixturevalue("redis_url")
+    settings = _settings(postgres_url, rate_limit_failed_auth="10/minute", rate_limit_storage=chosen)
+    app = create_app(settings, recalculation=False)
+    address = f"203.0.113.{uuid.uuid4().int % 250 + 1}"
+    statuses = _concurrent_guesses(app, 30, address)
+    assert sorted(statuses) == [401] * 10 + [429] * 20
 
 
 def test_writes_are_limited_per_token(postgres_url: str) -> None:
@@ -121,13 +165,19 @@ def test_the_limits_are_settings() -> None:
 
 def test_failed_sign_ins_on_the_pages_count_as_failed_authentications(sqlite_url: str) -> None:
     app = create_app(_settings(sqlite_url, rate_limit_reads="100/minute"), recalculation=False)
+    with unit_of_work(engine_for(sqlite_url)) as session:
+        secret = create_token(session, "referee", "C", label="pages").secret
 
     async def go() -> list[int]:
         transport = httpx.ASGITransport(app=app, client=("192.0.2.77", 40000))
         async with httpx.AsyncClient(transport=transport, base_url="http://zdb.test") as client:
+            tokens = [f"wrong-{n}" for n in range(4)] + [secret]
             return [
-                (await client.post("/referee/sign-in", data={"token": f"wrong-{n}", "next": "/"})).status_code
-                for n in range(4)
+                (
+                    await client.post("/referee/sign-in", data={"token": token, "next": "/"}, headers=SIGN_IN_ORIGIN)
+                ).status_code
+                for token in tokens
             ]
 
-    assert asyncio.run(go()) == [401, 401, 401, 429]
+    # three guesses, the fourth refused; the referee behind the same address signs in
+    assert asyncio.run(go()) == [401, 401, 401, 429, 303]

@@ -275,6 +275,21 @@ def test_idempotency_key_replays_and_conflicts(fresh: World) -> None:
     assert _post(fresh, body, "admin", **{"Idempotency-Key": "upload-1"}).status_code == 201  # keys are per token
 
 
+def test_a_replay_after_the_withdrawal_answers_the_withdrawal_not_the_old_201(fresh: World) -> None:
+    body = _body(fresh)
+    first = _post(fresh, body, **{"Idempotency-Key": "upload-w"})
+    assert first.status_code == 201, first.text
+    tid = first.json()["id"]
+    gone = fresh.client.delete(f"/api/v1/tournaments/{tid}", headers=_headers(fresh, "referee_c"))
+    assert gone.status_code == 204
+    before = _counts(fresh.url)
+    replay = _post(fresh, body, **{"Idempotency-Key": "upload-w"})
+    assert replay.status_code == 409, replay.text
+    assert f"tournament {tid} was withdrawn" in replay.json()["detail"]
+    assert _counts(fresh.url) == before
+    assert fresh.get(f"/tournaments/{tid}").json()["status"] == "withdrawn"
+
+
 def test_correction_and_withdrawal_end_equal_to_from_scratch(fresh: World) -> None:
     created = _post(fresh, _body(fresh)).json()
     tid = created["id"]

@@ -180,22 +180,25 @@ def test_a_wrong_secret_counts_as_a_failed_sign_in(world: World) -> None:
     settings = Settings(database_url=world.url, rate_limits=True, rate_limit_failed_auth="2/minute")
     with TestClient(create_app(settings, recalculation=False)) as limited:
         secret = make_client(world, "club-web-8", ["dsb_tournament"])
-        for _ in range(2):
-            answer = limited.post(
+
+        def ask(client_secret: str) -> Any:
+            return limited.post(
                 f"{RS}/auth/token",
                 data={
                     "grant_type": "client_credentials",
                     "client_id": "club-web-8",
-                    "client_secret": "no",
-                    "scope": "x",
+                    "client_secret": client_secret,
+                    "scope": "dsb_tournament",
                 },
             )
-            assert answer.status_code == 401
-        # the address has used up its failed sign-ins: a request with a token is refused, and so is
-        # another try at the token endpoint, even with the right secret
-        assert limited.get(f"{RS}/dwz/tournaments", headers={"Authorization": "Bearer any"}).status_code == 429
-        right = limited.post(
-            f"{RS}/auth/token",
-            data={"grant_type": "client_credentials", "client_id": "club-web-8", "client_secret": secret, "scope": "x"},
-        )
-        assert right.status_code == 429
+
+        assert [ask("no").status_code for _ in range(2)] == [401, 401]
+        # the third wrong secret is over the limit: 429, told how long to wait
+        over = ask("no")
+        assert over.status_code == 429
+        assert int(over.headers["Retry-After"]) >= 1
+        assert set(over.json()) == {"error", "error_description"}
+        # the right secret is never refused for the failures (a guesser cannot lock the club out)
+        right = ask(secret)
+        assert right.status_code == 200, right.text
+        assert right.json()["expires_in"] == 300

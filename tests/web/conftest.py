@@ -17,9 +17,10 @@ from tests.db.conftest import (  # noqa: F401 - fixtures used by the tests
     sqlite_template,
     sqlite_url,
 )
+from tests.web.same_site import SAME_SITE
 
 
 @pytest.fixture(scope="module")
 def pages(world: World) -> TestClient:  # noqa: F811
     """A client for the pages: German unless a test asks otherwise, redirects not followed."""
-    return TestClient(world.client.app, follow_redirects=False)
+    return TestClient(world.client.app, follow_redirects=False, headers=SAME_SITE)

@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from tests.api.world import World
+from tests.web.same_site import SAME_SITE
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 
@@ -14,7 +15,7 @@ __all__ = ["audit_actions", "signed_in"]
 
 
 def signed_in(world: World, token: str = "referee_c") -> TestClient:
-    client = TestClient(world.client.app, follow_redirects=False)
+    client = TestClient(world.client.app, follow_redirects=False, headers=SAME_SITE)
     answer = client.post("/referee/sign-in", data={"token": world.tokens[token], "next": "/referee"})
     assert answer.status_code == 303, answer.text
     return client

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from tests.api.world import PENDING, WITHDRAWN, World
 from tests.web.html_text import text_of
+from tests.web.same_site import SAME_SITE
 from tests.web.trf_files import good_trf
 
 #: codes of the data: identifiers with underscores, rule-set names, stages, states, bases
@@ -75,7 +76,7 @@ def test_no_code_in_any_explanation(world: World, pages: TestClient) -> None:
 
 
 def test_no_code_on_the_referees_pages(world: World) -> None:
-    client = TestClient(world.client.app, follow_redirects=False)
+    client = TestClient(world.client.app, follow_redirects=False, headers=SAME_SITE)
     signed = client.post("/referee/sign-in", data={"token": world.tokens["referee_c"], "next": "/referee"})
     assert signed.status_code == 303
     files = {"file": ("herbst.trf", good_trf(world).encode(), "text/plain")}

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from tests.api.test_office_records import _send
 from tests.api.world import World, build_world
 from tests.web.html_text import text_of
+from tests.web.same_site import SAME_SITE
 from tests.web.signed_in import signed_in as _signed_in
 from zdb.app import create_app
 from zdb.auth.service import create_token
@@ -234,7 +235,7 @@ def test_a_list_refused_for_its_date_says_so_in_german(postgres_url: str) -> Non
     with unit_of_work(engine_for(postgres_url)) as session:
         admin = create_token(session, "admin", label="staff").secret
     app = create_app(Settings(database_url=postgres_url), recalculation=False)
-    client = TestClient(app, follow_redirects=False)
+    client = TestClient(app, follow_redirects=False, headers=SAME_SITE)
     assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
     undated = list_zip_bytes(synthetic_list(2, 5), stamp=None)
 

@@ -14,6 +14,7 @@ from tests.api.world import PENDING, REPLAY, WITHDRAWN, World
 from tests.db.scenario import submit
 from tests.web.html_text import rows_of as _rows
 from tests.web.html_text import text_of as _text
+from tests.web.same_site import SAME_SITE
 from zdb.app import create_app
 from zdb.config import Settings
 from zdb.web.catalogue import extract_messages
@@ -207,7 +208,7 @@ def test_simulator_page_equals_the_api(world: World, pages: TestClient) -> None:
 
 
 def test_german_by_default_english_on_request(world: World) -> None:
-    client = TestClient(world.client.app, follow_redirects=False)
+    client = TestClient(world.client.app, follow_redirects=False, headers=SAME_SITE)
     german = client.get("/")
     assert '<html lang="de">' in german.text and "Spieler und Vereine" in german.text
     assert '<html lang="en">' in client.get("/", params={"lang": "en"}).text

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 import zdb
 from tests.api.world import World, build_world
+from tests.web.same_site import SAME_SITE
 from tests.web.trf_files import good_trf
 from zdb.messages import Message
 from zdb.web.catalogue import extract_messages
@@ -54,7 +55,7 @@ def _problems(page: str) -> list[tuple[str, str]]:
 
 
 def test_upload_problems_in_the_pages_language_and_english_in_the_api(fresh: World) -> None:
-    client = TestClient(fresh.client.app, follow_redirects=False)
+    client = TestClient(fresh.client.app, follow_redirects=False, headers=SAME_SITE)
     signed = client.post("/referee/sign-in", data={"token": fresh.tokens["referee_c"], "next": "/referee"})
     assert signed.status_code == 303
     text, line = _broken(fresh)

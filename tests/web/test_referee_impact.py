@@ -14,6 +14,7 @@ from tests.api.test_submissions import _games, _post
 from tests.api.world import World, build_world
 from tests.db.scenario import recalc
 from tests.web.html_text import rows_of, text_of
+from tests.web.same_site import SAME_SITE
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_the_referee_sees_the_impact_of_his_submission(evaluated: World) -> None
     assert stored.json()["impact"] == f"/api/v1/tournaments/{tid}/impact"
     assert world.client.get(stored.json()["impact"]).status_code == 404  # not evaluated yet
 
-    client = TestClient(world.client.app, follow_redirects=False)
+    client = TestClient(world.client.app, follow_redirects=False, headers=SAME_SITE)
     signed_in = client.post("/referee/sign-in", data={"token": world.tokens["referee_c"], "next": "/referee"})
     assert signed_in.status_code == 303
     assert 'data-testid="impact"' not in client.get(f"/referee/tournaments/{tid}").text

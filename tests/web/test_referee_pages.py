@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from tests.api.world import World, build_world
 from tests.db.scenario import differences, recalc
 from tests.web.html_text import rows_of, text_of
+from tests.web.same_site import SAME_SITE
 from tests.web.signed_in import signed_in as _signed_in
 from tests.web.trf_files import good_trf, two_errors
 from zdb.auth.models import AuditEntry
@@ -44,7 +45,7 @@ def _count(url: str, model: Any) -> int:
 
 
 def test_sign_in_keeps_the_token_in_an_httponly_cookie(fresh: World) -> None:
-    client = TestClient(fresh.client.app, follow_redirects=False)
+    client = TestClient(fresh.client.app, follow_redirects=False, headers=SAME_SITE)
     assert client.get("/referee").headers["location"].startswith("/referee/sign-in")
     wrong = client.post("/referee/sign-in", data={"token": "zdb_nothing"})
     assert wrong.status_code == 401 and "unbekannt" in wrong.text

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from tests.db.list_lines import with_lagging_lines
 from tests.web.html_text import text_of
+from tests.web.same_site import SAME_SITE
 from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
@@ -28,7 +29,7 @@ def test_the_difference_is_shown_before_the_list_is_applied(postgres_url: str) -
     with unit_of_work(engine_for(postgres_url)) as session:
         admin = create_token(session, "admin", label="staff").secret
     app = create_app(Settings(database_url=postgres_url), recalculation=False)
-    client = TestClient(app, follow_redirects=False)
+    client = TestClient(app, follow_redirects=False, headers=SAME_SITE)
     assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
     data = synthetic_list(2, 30)
     people = len({m.person_id for m in data.members})
@@ -59,7 +60,7 @@ def test_the_difference_is_shown_before_the_list_is_applied(postgres_url: str) -
 
 def test_the_page_is_for_admins(postgres_url: str) -> None:
     app = create_app(Settings(database_url=postgres_url), recalculation=False)
-    client = TestClient(app, follow_redirects=False)
+    client = TestClient(app, follow_redirects=False, headers=SAME_SITE)
     assert client.get("/staff/lists").headers["location"].startswith("/referee/sign-in")
 
 

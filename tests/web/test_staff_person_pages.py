@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from tests.api.test_office_records import _send
 from tests.api.world import World, build_world
 from tests.web.html_text import text_of
+from tests.web.same_site import SAME_SITE
 from tests.web.signed_in import audit_actions as _actions
 from tests.web.signed_in import signed_in as _signed_in
 
@@ -21,7 +22,7 @@ def world(database_url: str) -> World:
 
 def test_an_admin_corrects_a_record_and_merges_a_second_one(world: World) -> None:
     d = world.pkz["D"]  # Dieter Schmidt of club D0001
-    anonymous = TestClient(world.client.app, follow_redirects=False).get(f"/staff/players/{d}")
+    anonymous = TestClient(world.client.app, follow_redirects=False, headers=SAME_SITE).get(f"/staff/players/{d}")
     assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/referee/sign-in")
     assert _signed_in(world, "referee_c").get(f"/staff/players/{d}").status_code == 403
 

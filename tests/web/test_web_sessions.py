@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
 from tests.api.world import World
+from tests.web.same_site import SAME_SITE
 from tests.web.test_referee_pages import _signed_in, fresh  # noqa: F401 - the fixture, by name
 from zdb.auth.models import ApiToken
 from zdb.auth.service import revoke_token
@@ -25,7 +26,7 @@ def _sessions(world: World) -> int:
 
 
 def _with_cookie(world: World, value: str, name: str = COOKIE) -> TestClient:
-    client = TestClient(world.client.app, follow_redirects=False)
+    client = TestClient(world.client.app, follow_redirects=False, headers=SAME_SITE)
     client.cookies.set(name, value)
     return client
 
@@ -73,7 +74,7 @@ def test_a_session_ends_when_it_expires_or_its_token_is_revoked(fresh: World) ->
 
 def test_a_sign_in_lasts_the_configured_time(fresh: World) -> None:  # noqa: F811
     before = datetime.now(UTC)
-    client = TestClient(fresh.client.app, follow_redirects=False)
+    client = TestClient(fresh.client.app, follow_redirects=False, headers=SAME_SITE)
     answer = client.post("/referee/sign-in", data={"token": fresh.tokens["referee_c"], "next": "/referee"})
     assert answer.status_code == 303, answer.text
     hours = fresh.client.app.state.settings.web_session_hours

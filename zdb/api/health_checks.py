@@ -3,18 +3,22 @@
 (what failed is logged once per check).
 
 Used by the health endpoints (``zdb.api.routers.health``): liveness asks for nothing, readiness
-for the database and, with a broker, for Redis.
+for the database and, with a broker, for Redis and the sweep's last run.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 import redis
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
-__all__ = ["broker_answers", "database_answers"]
+from zdb.db import unit_of_work
+from zdb.service_beats import SWEEP, last_beat
+
+__all__ = ["broker_answers", "database_answers", "last_sweep"]
 
 _log = logging.getLogger(__name__)
 
@@ -43,3 +47,13 @@ def broker_answers(url: str) -> bool:
         return False
     finally:
         client.close()
+
+
+def last_sweep(engine: Engine) -> datetime | None:
+    """When the sweep last ran (``zdb.service_beats``); None if never, or if the database does
+    not answer (``database_answers`` reports that)."""
+    try:
+        with unit_of_work(engine) as session:
+            return last_beat(session, SWEEP)
+    except SQLAlchemyError:
+        return None

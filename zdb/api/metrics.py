@@ -11,6 +11,8 @@
   change has waited for it;
 * ``zdb_list_imports`` — rating-list and FIDE-list imports per kind and status (waiting,
   running, done, refused, failed), read from the database at each scrape;
+* ``zdb_sweep_last_run_timestamp_seconds``, ``zdb_sweep_age_seconds`` — when beat's sweep last
+  ran (``zdb.service_beats``), read from the database; absent before its first run;
 * ``zdb_broker_queue_length`` — messages waiting in the worker's queue (a Redis broker only;
   absent in the embedded mode, which has no queue).
 
@@ -42,6 +44,7 @@ from zdb.config import WORKER_QUEUE
 from zdb.db import unit_of_work
 from zdb.lists.queries import import_counts
 from zdb.ratings.queries import recalc_status
+from zdb.service_beats import SWEEP, last_beat
 
 __all__ = ["METRICS_PATH", "Metrics", "MetricsMiddleware"]
 
@@ -65,6 +68,7 @@ class _Recalculation(Collector):
         with unit_of_work(self.engine) as session:
             status = recalc_status(session)
             imports = import_counts(session)
+            swept = last_beat(session, SWEEP)
         last = status.last_run
         duration = GaugeMetricFamily(
             "zdb_recalculation_last_duration_seconds", "duration of the last finished recalculation"
@@ -86,7 +90,14 @@ class _Recalculation(Collector):
         listed = GaugeMetricFamily("zdb_list_imports", "list imports per kind and status", labels=["kind", "status"])
         for (kind, state), count in sorted(imports.items()):
             listed.add_metric([kind, state], count)
-        yield from (duration, evaluated, pending, age, listed)
+        sweep = GaugeMetricFamily(
+            "zdb_sweep_last_run_timestamp_seconds", "when beat's sweep last ran (Unix time; none before its first)"
+        )
+        sweep_age = GaugeMetricFamily("zdb_sweep_age_seconds", "seconds since beat's sweep last ran")
+        if swept is not None:
+            sweep.add_metric([], swept.timestamp())
+            sweep_age.add_metric([], max(0.0, (datetime.now(UTC) - swept).total_seconds()))
+        yield from (duration, evaluated, pending, age, listed, sweep, sweep_age)
 
 
 class _BrokerQueue(Collector):

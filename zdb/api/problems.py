@@ -28,6 +28,7 @@ from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, Operationa
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
+from zdb.endpoints.dependencies import ISO_8601_ERROR
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
 from zdb.rating import InvalidInputError
 
@@ -170,8 +171,14 @@ def _place(location: Sequence[Any]) -> str:
 
 async def _validation(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    errors = [(_place(e.get("loc", ())), str(e.get("msg", "invalid"))) for e in error.errors()]
+    found = error.errors()
+    errors = [(_place(e.get("loc", ())), str(e.get("msg", "invalid"))) for e in found]
     names = ", ".join(place for place, _ in errors)
+    if found and all(e.get("type") == ISO_8601_ERROR for e in found):
+        # a date or date-time that is not ISO 8601 (changed_since=0.5): the request is malformed
+        return problem_response(
+            request, 400, "bad-request", f"not an ISO 8601 date or date-time: {names}", errors=errors
+        )
     return problem_response(request, 422, "invalid-request", f"invalid: {names}", errors=errors)
 
 

@@ -10,11 +10,11 @@ What is counted, and under which key (each limit a setting of ``zdb.config.Setti
   and the portal interface's list files) per client address: ``rate_limit_club_pull``,
   by default 120 an hour, as the DSB's club API allows;
 * every other read (and the public simulator) per client address: ``rate_limit_reads``;
-* a write with a token per token (a hash of it, never the token): ``rate_limit_writes``;
-* failed authentications (any answer 401: a wrong token, a failed sign-in, a wrong client secret
-  at the rating portal's token endpoint) per client address: ``rate_limit_failed_auth``. Once an
-  address has used them up, every request of it that carries a token, signs in or asks the token
-  endpoint is answered 429 until the window has moved on, whatever the token.
+* a write with a token per token (a hash of it, never the token): ``rate_limit_writes``.
+
+Failed sign-ins (an unknown or revoked token) are counted where the credential is checked, by
+the request guard and the pages' sign-in (``zdb.endpoints.failed_sign_ins``), so that a valid
+token is never refused because others failed from the same address.
 
 The health checks and the metrics are never limited. A 429 is a problem document with
 ``Retry-After`` (seconds). The client address is the connection's; behind a reverse proxy,
@@ -37,7 +37,7 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from zdb.api.problems import problem_response
 from zdb.config import Settings
@@ -53,9 +53,6 @@ _CLUB_PULL = re.compile(
 )
 _UNLIMITED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
 _PUBLIC_WRITES = frozenset({"/api/v1/simulator"})
-_SIGN_IN = "/referee/sign-in"
-#: the rating portal's token endpoint (``zdb.portal.token``): a client id and secret are a sign-in
-_TOKEN = "/dsbwertungsportal/rs/auth/token"
 
 
 def storage_for(settings: Settings) -> Storage:
@@ -73,7 +70,6 @@ class _Limits:
     club_pull: RateLimitItem
     reads: RateLimitItem
     writes: RateLimitItem
-    failed_auth: RateLimitItem
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -93,7 +89,6 @@ class RateLimits:
             club_pull=parse(settings.rate_limit_club_pull),
             reads=parse(settings.rate_limit_reads),
             writes=parse(settings.rate_limit_writes),
-            failed_auth=parse(settings.rate_limit_failed_auth),
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -102,25 +97,11 @@ class RateLimits:
             return
         address = (scope.get("client") or ("unknown", 0))[0]
         authorization = _header(scope, b"authorization")
-        credential = authorization is not None or (scope["method"] == "POST" and scope["path"] in (_SIGN_IN, _TOKEN))
-        if credential and not await self._test(self.limits.failed_auth, "failed-auth", address):
-            await self._refuse(scope, receive, send, self.limits.failed_auth, "failed-auth", address)
-            return
         item, keys = self._counted(scope, address, authorization)
         if not await self._hit(item, *keys):
             await self._refuse(scope, receive, send, item, *keys)
             return
-        status = 0
-
-        async def watched(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        await self.app(scope, receive, watched)
-        if status == 401:
-            await self._hit(self.limits.failed_auth, "failed-auth", address)
+        await self.app(scope, receive, send)
 
     def _counted(self, scope: Scope, address: str, authorization: str | None) -> tuple[RateLimitItem, list[str]]:
         path = scope["path"]
@@ -134,13 +115,6 @@ class RateLimits:
     async def _hit(self, item: RateLimitItem, *keys: str) -> bool:
         try:
             return await self.limiter.hit(item, *keys)
-        except StorageError as error:
-            _log.warning("rate limits not counted, the storage is out of reach: %s", error.storage_error)
-            return True
-
-    async def _test(self, item: RateLimitItem, *keys: str) -> bool:
-        try:
-            return await self.limiter.test(item, *keys)
         except StorageError as error:
             _log.warning("rate limits not counted, the storage is out of reach: %s", error.storage_error)
             return True

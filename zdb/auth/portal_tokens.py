@@ -59,8 +59,10 @@ UNSUPPORTED_GRANT = (400, "unsupported_grant_type", "Unsupported grant type")
 class PortalTokenError(Exception):
     """A refused token request, as the portal answers it: ``{"error", "error_description"}``."""
 
-    def __init__(self, refusal: tuple[int, str, str]) -> None:
+    def __init__(self, refusal: tuple[int, str, str], *, known_client: bool = False) -> None:
         self.status, self.error, self.description = refusal
+        #: the client id names a client (its secret or grant was wrong), not a guess
+        self.known_client = known_client
         super().__init__(self.description)
 
 
@@ -150,7 +152,7 @@ def _refuse(
         f"portal client {client_id[:64]}",
         {"status": refusal[0], "reason": refusal[2], "known_client": client is not None},
     )
-    return PortalTokenError(refusal)
+    return PortalTokenError(refusal, known_client=client is not None)
 
 
 def _client(session: Session, client_id: str, secret: str) -> PortalClient | None:

@@ -33,6 +33,7 @@ __all__ = [
     "hash_secret",
     "record_write",
     "revoke_token",
+    "token_standing",
 ]
 
 TOKEN_MARK = "zdb_"
@@ -97,6 +98,14 @@ def revoke_token(session: Session, prefix_or_id: str) -> ApiToken:
     session.flush()
     repo.add_audit_entry(session, None, "token.revoke", f"token {token.id}", None)
     return token
+
+
+def token_standing(session: Session, secret: str) -> str:
+    """``valid``, ``revoked`` or ``unknown``: what a sign-in with ``secret`` would find."""
+    token = repo.token_by_hash(session, hash_secret(secret))
+    if token is None:
+        return "unknown"
+    return "revoked" if token.revoked_at is not None else "valid"
 
 
 def authenticate(session: Session, secret: str) -> Principal:

@@ -20,14 +20,28 @@ def _prepare() -> None:
 
 @click.command("worker")
 @click.option("--beat/--no-beat", default=True, show_default=True, help="Also run the periodic sweeper.")
-@click.option("--concurrency", default=1, show_default=True, help="Runs are serialised anyway; 1 is enough.")
+@click.option(
+    "--queues",
+    type=click.Choice(["all", "recalculation", "imports"]),
+    default="all",
+    show_default=True,
+    help="recalculation: the recalculation's queue only; imports: the list imports' only (production runs a "
+    "worker for each, so that a recalculation never waits behind an import); all: both, in two processes.",
+)
+@click.option(
+    "--concurrency", type=int, default=None, help="Processes (default: 2 for all queues, else 1; runs are serialised)."
+)
 @click.option("--loglevel", default="info", show_default=True)
-def worker_command(beat: bool, concurrency: int, loglevel: str) -> None:
-    """Run the Celery worker that recalculates ratings (needs ZDB_BROKER_URL)."""
+def worker_command(beat: bool, queues: str, concurrency: int | None, loglevel: str) -> None:
+    """Run the Celery worker that recalculates ratings and imports lists (needs ZDB_BROKER_URL)."""
     from workers.celery_app import app
+    from zdb.config import IMPORT_QUEUE, WORKER_QUEUE
 
     _prepare()
-    argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={concurrency}", "--queues=zdb"]
+    names = {"all": f"{WORKER_QUEUE},{IMPORT_QUEUE}", "recalculation": WORKER_QUEUE, "imports": IMPORT_QUEUE}[queues]
+    # With both queues a second process keeps the recalculation going while an import runs.
+    processes = concurrency or (2 if queues == "all" else 1)
+    argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={processes}", f"--queues={names}"]
     if beat:
         argv.append("--beat")
     app.worker_main(argv=argv)

@@ -10,13 +10,15 @@ a service flushed before it refused.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated
 
 from fastapi import Depends, Path, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator
+from pydantic_core import PydanticCustomError
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
@@ -127,5 +129,32 @@ def _representable(value: datetime) -> datetime:
     return value
 
 
-#: an ISO date-time of a query that has a UTC equivalent
-QueryDateTime = Annotated[datetime, AfterValidator(_representable)]
+#: the type of the error of a query's date or date-time that is not ISO 8601 (answered 400, not 422:
+#: the request names its parameter wrongly rather than a value the rules refuse)
+ISO_8601_ERROR = "iso_8601"
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def _iso_date_time(value: object) -> object:
+    # Parsed strictly: pydantic's lax mode would take 0.5 or 1733000000 as seconds since 1970,
+    # and a client that sends one meant something else.
+    if not isinstance(value, str) or not _ISO_DATE_TIME.fullmatch(value):
+        raise PydanticCustomError(
+            ISO_8601_ERROR, "must be an ISO 8601 date or date-time, e.g. 2026-12-01 or 2026-12-01T08:00:00Z"
+        )
+    return value
+
+
+def _iso_date(value: object) -> object:
+    if not isinstance(value, str) or not _ISO_DATE.fullmatch(value):
+        raise PydanticCustomError(ISO_8601_ERROR, "must be an ISO 8601 date, e.g. 2026-12-01")
+    return value
+
+
+#: an ISO 8601 date-time (or date: its midnight) of a query that has a UTC equivalent
+QueryDateTime = Annotated[datetime, BeforeValidator(_iso_date_time), AfterValidator(_representable)]
+#: an ISO 8601 date of a query (YYYY-MM-DD), nothing else
+QueryDate = Annotated[date, BeforeValidator(_iso_date)]

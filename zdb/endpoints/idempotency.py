@@ -50,6 +50,8 @@ class StoredAnswer:
     status: int
     body: dict[str, Any]
     location: str | None
+    #: the tournament the first answer stored or corrected (None for an answer not kept yet)
+    tournament_id: int | None = None
 
 
 def request_hash(method: str, path: str, query: str, body: bytes | dict[str, Any]) -> str:
@@ -80,7 +82,7 @@ def recall(session: Session, principal: Principal, key: str, digest: str) -> Sto
         return None
     if row.request_hash != digest:
         raise ConflictError(f"the Idempotency-Key {key!r} was used for a different request")
-    return StoredAnswer(row.status, row.body, row.location)
+    return StoredAnswer(row.status, row.body, row.location, row.tournament_id)
 
 
 def forget_expired_keys(session: Session, window: timedelta, *, token_id: int | None = None) -> int:

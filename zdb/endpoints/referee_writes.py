@@ -56,6 +56,23 @@ def stored_federation(session: Session, tournament_id: int, *, for_change: bool)
     return current.federation_prefix
 
 
+def _refuse_replay_of_withdrawn(session: Session, first: StoredAnswer) -> None:
+    """A retry is answered with the present state of what the first answer stored: once the
+    tournament was withdrawn, its old 201 would tell the referee that it counts. The retry is a
+    conflict naming the withdrawal (as a correction of a withdrawn tournament is); it stores
+    nothing, and the tournament stays withdrawn."""
+    if first.tournament_id is None:
+        return
+    record = session.get(TournamentRecord, first.tournament_id)
+    if record is not None and record.status == "withdrawn":
+        raise ConflictError(
+            Message(
+                "tournament {id} was withdrawn after this request was answered; its id is never reused",
+                id=first.tournament_id,
+            )
+        )
+
+
 def store(
     request: Request,
     session: Session,
@@ -72,6 +89,7 @@ def store(
         window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
         first = claim(session, caller, key, digest, window=window)
         if first is not None:
+            _refuse_replay_of_withdrawn(session, first)
             return first
     intake = make()
     [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))

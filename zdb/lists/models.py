@@ -61,6 +61,9 @@ class ListImport(Base):
     actor_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_tokens.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: written by the worker while the import runs (PostgreSQL): a ``running`` import whose
+    #: heartbeat is older than ``Settings.import_lost_seconds`` lost its worker
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ListBaseline(Base):

@@ -1,7 +1,13 @@
 """Running an uploaded import: the worker's (or the embedded thread's) side of
 ``POST /lists/imports`` (the federation's list) and ``POST /lists/fide-imports`` (FIDE's).
-Idempotent: an import that has ended (done, refused, failed) is left alone, so a message
-delivered twice runs it once.
+Idempotent: only a ``waiting`` import is taken. One that has ended (done, refused, failed) is
+left alone, and so is one already ``running``: another attempt has it (or had it and died: the
+sweep closes it, ``zdb.lists.lost_imports``), and an import is never resumed by itself.
+
+While it runs on PostgreSQL a thread writes the import's heartbeat (``heartbeat_at``) every
+``Settings.import_heartbeat_seconds`` through a connection of its own, so that the sweep can
+tell a running import from one whose worker is gone. A failed import keeps its file, so that the
+rating office may run it again.
 
 Three transactions: claiming the import (``running``, seen at once by whoever asks), the
 import itself (everything or nothing), and its end (``done`` with the difference, ``refused``
@@ -13,6 +19,9 @@ there the progress shows when it ends.
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,10 +37,9 @@ from zdb.lists.models import ListImport
 from zdb.lists.service import ListProblemsError, import_rating_list, phases
 from zdb.messages import Message
 
-__all__ = ["run_list_import"]
+__all__ = ["heartbeat", "run_list_import"]
 
 _log = logging.getLogger(__name__)
-_ENDED = ("done", "refused", "failed")
 
 
 def _progress_writer(engine: Engine, import_id: int) -> object:
@@ -42,6 +50,49 @@ def _progress_writer(engine: Engine, import_id: int) -> object:
             )
 
     return write if is_postgres(engine) else None
+
+
+@contextmanager
+def heartbeat(engine: Engine, import_id: int, every: float) -> Iterator[None]:
+    """Write the import's heartbeat every ``every`` seconds while the block runs (PostgreSQL; SQLite
+    has one writer at a time, the import itself)."""
+    if not is_postgres(engine) or every <= 0:
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(every):
+            try:
+                with engine.begin() as connection:
+                    connection.execute(
+                        update(ListImport).where(ListImport.id == import_id).values(heartbeat_at=datetime.now(UTC))
+                    )
+            except (OperationalError, InterfaceError):  # the next beat tries again
+                _log.warning("could not write the heartbeat of list import %s", import_id)
+
+    thread = threading.Thread(target=beat, name=f"zdb-list-import-heartbeat-{import_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _release(engine: Engine, import_id: int) -> None:
+    """Give a running import back to ``waiting`` after the database went away in the middle, so
+    that the task's retry takes it again; if the database is still away the heartbeat stops and
+    the sweep closes it."""
+    try:
+        with unit_of_work(engine) as session:
+            session.execute(
+                update(ListImport)
+                .where(ListImport.id == import_id, ListImport.status == "running")
+                .values(status="waiting", heartbeat_at=None)
+            )
+    except (OperationalError, InterfaceError):
+        _log.warning("list import %s stays running: the database is out of reach", import_id)
 
 
 def _end(engine: Engine, import_id: int, *, keep: bool = False, **values: object) -> None:
@@ -98,21 +149,22 @@ def _refusal(place: str, text: str | Message) -> dict[str, Any]:
     return {"place": place, "text": text.as_json() if isinstance(text, Message) else text}
 
 
-def run_list_import(engine: Engine, import_id: int) -> str:
-    """Run the import ``import_id`` if it has not ended; its status afterwards."""
+def run_list_import(engine: Engine, import_id: int, *, heartbeat_seconds: float = 15.0) -> str:
+    """Run the import ``import_id`` if it is waiting; its status afterwards."""
     with unit_of_work(engine) as session:
         record = session.execute(select(ListImport).where(ListImport.id == import_id).with_for_update()).scalar()
         if record is None:
             return "missing"
-        if record.status in _ENDED:
+        if record.status != "waiting":  # ended, or another attempt has it: never resumed by itself
             return record.status
-        record.status = "running"
+        record.status, record.heartbeat_at = "running", datetime.now(UTC)
     payload = record.payload or b""
     try:
-        if record.kind == "fide":
-            answer: Difference | FideEdition = _import_fide(engine, record, payload)
-        else:
-            answer = _import_list(engine, record, payload, import_id)
+        with heartbeat(engine, import_id, heartbeat_seconds):
+            if record.kind == "fide":
+                answer: Difference | FideEdition = _import_fide(engine, record, payload)
+            else:
+                answer = _import_list(engine, record, payload, import_id)
     except ListProblemsError as error:
         _end(engine, import_id, status="refused", result=error.difference.as_json())
         return "refused"
@@ -125,10 +177,12 @@ def run_list_import(engine: Engine, import_id: int) -> str:
         _end(engine, import_id, status="refused", error=str(error), refusal=[_refusal("", error.text)])
         return "refused"
     except (OperationalError, InterfaceError):
-        raise  # the database was out of reach: the import stays running, the task's retry runs it
+        _release(engine, import_id)  # the database was out of reach: the task's retry runs it again
+        raise
     except Exception as error:
         _log.exception("list import %s failed", import_id)
-        _end(engine, import_id, status="failed", error=f"{type(error).__name__}: {error}")
+        # the file is kept: the rating office may run the import again
+        _end(engine, import_id, keep=True, status="failed", error=f"{type(error).__name__}: {error}")
         raise
     # a dry run keeps the file, so that exactly the file whose difference was shown can be applied
     day = answer.edition if isinstance(answer, FideEdition) else answer.list_date

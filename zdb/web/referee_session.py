@@ -41,10 +41,21 @@ def referee(request: Request, session: Session) -> Principal:
 
 
 def require_same_origin(request: Request) -> None:
-    """A form posted from another site is refused (besides the SameSite cookie)."""
+    """A state-changing form post must name this site as its sender (besides the SameSite cookie).
+
+    The ``Origin`` decides when the browser sends one; a browser that sends none, or ``null``
+    (a privacy setting, a redirect across sites), must send a ``Referer`` of this site instead.
+    A post that names no sender at all is refused too: a rating officer's browser always names
+    one, a forged post from a sandboxed frame or a script names none."""
+    host = request.headers.get("host")
     origin = request.headers.get("origin")
-    if origin and origin != "null" and urlparse(origin).netloc != request.headers.get("host"):
-        raise PermissionDeniedError(Message("this form was sent from another site"))
+    if origin and origin != "null":
+        if urlparse(origin).netloc != host:
+            raise PermissionDeniedError(Message("this form was sent from another site"))
+        return
+    referer = request.headers.get("referer")
+    if not referer or urlparse(referer).netloc != host:
+        raise PermissionDeniedError(Message("this form does not say that it was sent from this site"))
 
 
 def start(request: Request, response: Response, session: Session, caller: Principal) -> None:

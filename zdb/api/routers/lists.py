@@ -26,6 +26,7 @@ from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
 from zdb.lists.dispatch import start_list_import
+from zdb.lists.lost_imports import rerun_import
 from zdb.lists.models import ListImport
 from zdb.lists.queries import import_page
 
@@ -234,3 +235,33 @@ def list_import(
     if record is None:
         raise NotFoundError(f"no import has the id {import_id}")
     return _out(record)
+
+
+@router.post(
+    "/imports/{import_id}/rerun",
+    status_code=202,
+    response_model=ListImportOut,
+    summary="Run a failed import again (admin)",
+    description="An import that failed (its worker was lost, or it broke off) is run again with its kept file: "
+    "it waits for the worker as an upload does. Only a failed import runs again, and only when asked: the "
+    "worker never resumes one by itself. Follow it at `Location`.",
+    responses={
+        202: {"headers": {"Location": {"description": "the import", "schema": {"type": "string"}}}},
+        **problems(401, 403, 404, 409),
+    },
+)
+def rerun_list_import(
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Caller,
+    background: BackgroundTasks,
+    import_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+) -> JSONResponse:
+    caller.require("admin")
+    record = rerun_import(session, import_id)
+    action = "fide.rerun" if record.kind == "fide" else "list.rerun"
+    record_write(session, caller, action, f"import {record.id}", {"file": record.file_name})
+    background.add_task(start_list_import, request.app.state.start_list_import, record.id)
+    location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
+    return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -10,7 +9,15 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from zdb.api.conditional import conditional_json
 from zdb.api.hot_reads import player_card_answer
 from zdb.api.openapi import problems
-from zdb.endpoints.dependencies import INT64_MAX, Paging, PersonNumber, ReadCaller, RequestSession, get_principal
+from zdb.endpoints.dependencies import (
+    INT64_MAX,
+    Paging,
+    PersonNumber,
+    QueryDate,
+    ReadCaller,
+    RequestSession,
+    get_principal,
+)
 from zdb.endpoints.pagination import Page
 from zdb.players.schemas import PlayerSummary
 from zdb.ratings import player_queries
@@ -64,6 +71,6 @@ async def player_card(
     request: Request,
     caller: ReadCaller,
     pkz: PersonNumber,
-    at: Annotated[date | None, Query(description="also answer the rating on this date (YYYY-MM-DD)")] = None,
+    at: Annotated[QueryDate | None, Query(description="also answer the rating on this date (YYYY-MM-DD)")] = None,
 ) -> Response:
     return await player_card_answer(request, caller, pkz, at)

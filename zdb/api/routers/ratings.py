@@ -3,7 +3,7 @@ change feed, and the status of the recalculation."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -13,7 +13,7 @@ from zdb.api.hot_reads import club_listed_answer, club_ratings_answer
 from zdb.api.openapi import problems
 from zdb.api.routers.federations import ClubCode
 from zdb.editions.sources import list_source
-from zdb.endpoints.dependencies import Paging, QueryDateTime, ReadCaller, RequestSession, get_principal
+from zdb.endpoints.dependencies import Paging, QueryDate, QueryDateTime, ReadCaller, RequestSession, get_principal
 from zdb.endpoints.pagination import MAX_LIMIT, Page
 from zdb.ratings import queries
 from zdb.ratings.schemas import ClubMemberRating, RatingChangeFeed, RecalcStatus, TopListEntry
@@ -28,7 +28,7 @@ _AUTHENTICATED = [Depends(get_principal)]
 CLUB_LIMIT = 5000
 
 #: a list as of a day, from the stored history; or a published edition (zdb.editions)
-AtDate = Annotated[date | None, Query(description="the list as of this day (YYYY-MM-DD), from the history")]
+AtDate = Annotated[QueryDate | None, Query(description="the list as of this day (YYYY-MM-DD), from the history")]
 EditionName = Annotated[
     str | None, Query(max_length=20, description="a published edition instead of the live list", examples=["2026-Q4"])
 ]

@@ -13,7 +13,6 @@ tournament's federation; for a correction both the stored and the new federation
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
@@ -24,7 +23,7 @@ from sqlalchemy.orm import Session
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
-from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
+from zdb.endpoints.dependencies import Caller, QueryDate, RequestSession, TournamentId
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.ratings.preview import preview
@@ -181,8 +180,10 @@ def _trf_meta(
     kind: Annotated[Literal["individual", "team_season"], Query()] = "individual",
     youth_u12: Annotated[bool, Query(description="a U12 youth tournament (spec §3: 60 minutes)")] = False,
     name: Annotated[str | None, Query(max_length=200, description="overrides record 012")] = None,
-    start_date: Annotated[date | None, Query(description="overrides record 042")] = None,
-    end_date: Annotated[date | None, Query(description="overrides record 052 (needed when the file lacks it)")] = None,
+    start_date: Annotated[QueryDate | None, Query(description="overrides record 042")] = None,
+    end_date: Annotated[
+        QueryDate | None, Query(description="overrides record 052 (needed when the file lacks it)")
+    ] = None,
     time_control: Annotated[
         str | None,
         Query(max_length=100, description="overrides record 122; PGN notation or '90 min + 30 s'"),

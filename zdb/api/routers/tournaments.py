@@ -3,14 +3,13 @@ explanation of one player's rating change in it."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
-from zdb.endpoints.dependencies import Paging, PersonNumber, RequestSession, TournamentId, get_principal
+from zdb.endpoints.dependencies import Paging, PersonNumber, QueryDate, RequestSession, TournamentId, get_principal
 from zdb.endpoints.pagination import Page
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.queries import explain_rating_change, results_stamp
@@ -35,8 +34,8 @@ def list_tournaments(
     request: Request,
     session: RequestSession,
     paging: Paging,
-    period_from: Annotated[date | None, Query(alias="from", description="end date on or after")] = None,
-    period_to: Annotated[date | None, Query(alias="to", description="end date on or before")] = None,
+    period_from: Annotated[QueryDate | None, Query(alias="from", description="end date on or after")] = None,
+    period_to: Annotated[QueryDate | None, Query(alias="to", description="end date on or before")] = None,
     federation: Annotated[
         str | None, Query(max_length=5, description="organised in this subtree (club-code prefix)")
     ] = None,

@@ -19,9 +19,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.responses import Response
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
-from zdb.auth.service import authenticate
+from zdb.auth.service import authenticate, token_standing
 from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import RequestSession, TournamentId
+from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.endpoints.referee_writes import record_preview
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
@@ -67,12 +68,31 @@ def sign_in(
             caller.require("admin", "referee")
             start(request, response, session, caller)
     except AuthenticationError:
+        wait = _counted_failure(request, token.strip())
+        if wait:
+            message = translate(request, "Too many failed sign-ins from this address: try again in {seconds} seconds.")
+            context = {"next": local_path(next_page), "message": message.format(seconds=wait)}
+            return render(request, "sign_in.html", context, status=429, headers={"Retry-After": str(wait)})
         message = translate(request, "This token is not known or was revoked.")
         return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=401)
     except PermissionDeniedError:
         message = translate(request, "This token is not a referee's token.")
         return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=403)
     return response
+
+
+def _counted_failure(request: Request, token: str) -> int:
+    """Count a failed sign-in (``zdb.endpoints.failed_sign_ins``); the seconds to wait when it is
+    over the limit, else 0."""
+    failures: FailedSignIns | None = request.app.state.failed_sign_ins
+    if failures is None:
+        return 0
+    address = request.client.host if request.client else "unknown"
+    with unit_of_work(request.app.state.engine) as session:
+        known = token_standing(session, token) == "revoked"
+    if failures.count_failed_sign_in(address, token, known=known):
+        return 0
+    return failures.retry_after(address, token, known=known)
 
 
 @router.post("/referee/sign-out")

@@ -1,5 +1,5 @@
 """The staff's rating-list page: upload the federation's list, see the difference before it is
-applied (a dry run), apply it, and follow the import. For a signed-in admin (the referees'
+applied (a dry run), apply it, follow the import, and run a failed one again. For a signed-in admin (the referees'
 sign-in, with an admin token).
 
 The page writes what the API writes (``zdb.api.routers.lists``): an import waiting for the
@@ -21,6 +21,7 @@ from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
 from zdb.lists.difference import KINDS
 from zdb.lists.dispatch import start_list_import
+from zdb.lists.lost_imports import rerun_import
 from zdb.lists.models import ListImport
 from zdb.messages import Message
 from zdb.web.i18n import mark
@@ -121,7 +122,8 @@ def import_page(request: Request, session: RequestSession, import_id: ImportId) 
         if result.get("counts", {}).get(kind)
     ]
     applicable = record.dry_run and record.status == "done" and record.payload is not None
-    context = {"record": record, "result": result, "kinds": kinds, "applicable": applicable}
+    rerunnable = record.status == "failed" and record.payload is not None
+    context = {"record": record, "result": result, "kinds": kinds, "applicable": applicable, "rerunnable": rerunnable}
     refusal = [problem_detail(request, _stored_problem(stored)) for stored in record.refusal or ()]
     return render(request, "staff_list_import.html", {**context, "refusal": refusal, "status_words": STATUS_WORDS})
 
@@ -154,5 +156,19 @@ def apply_import(
     session.add(record)
     session.flush()
     record_write(session, caller, "list.apply", f"import {record.id}", {"dry_run": import_id})
+    _queue(request, background, record.id)
+    return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
+
+
+@router.post("/staff/lists/{import_id}/rerun")
+def rerun(
+    request: Request, session: RequestSession, background: BackgroundTasks, import_id: ImportId
+) -> RedirectResponse:
+    """Run a failed import again with its kept file (``zdb.lists.lost_imports``)."""
+    require_same_origin(request)
+    caller = admin(request, session)
+    record = rerun_import(session, import_id)
+    action = "fide.rerun" if record.kind == "fide" else "list.rerun"
+    record_write(session, caller, action, f"import {record.id}", {"file": record.file_name})
     _queue(request, background, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
