@@ -19,10 +19,12 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.formats.dsb_files import Codec
 from zdb.formats.list_model import Problem, RatingList
 from zdb.formats.list_reader import read_rating_list
+from zdb.formats.read_limits import ReadLimits, ReadRefusedError
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListImport
 from zdb.lists.sync_plan import plan_sync
 from zdb.lists.sync_writes import write_sync
+from zdb.lists.upload_refusals import refusal_error
 from zdb.messages import Message
 
 __all__ = ["CODECS", "ListProblemsError", "import_rating_list", "list_date_of"]
@@ -72,11 +74,16 @@ def import_rating_list(
     import_id: int | None = None,
     actor_token_id: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    limits: ReadLimits | None = None,
 ) -> Difference:
     """Sync the register with the rating-list ZIP ``data``; the difference it made (or, in a
     dry run, would make). ``import_id`` names the import's row; without one, an applied import
-    records a row of its own."""
-    rating_list = read_rating_list(data, codec, name=file)
+    records a row of its own. ``limits`` bound the reading (default: ``ReadLimits()``); a ZIP
+    that is malformed or exceeds them is refused (``ValidationError`` naming the bound)."""
+    try:
+        rating_list = read_rating_list(data, codec, name=file, limits=limits or ReadLimits())
+    except ReadRefusedError as error:
+        raise refusal_error(error) from None
     if not rating_list.members and not rating_list.problems:
         empty = Problem("spieler.csv", 0, "", "no membership in the list")
         rating_list = RatingList((), (), (), (), (empty,), rating_list.formats, rating_list.stamp)
