@@ -100,6 +100,16 @@ def _missing(layout: Layout, headers: dict[str, str]) -> list[str]:
     return missing
 
 
+def _csv_words(error: csv.Error) -> str:
+    """What the ``csv`` module could not read, in words for staff (its own text is for programmers)."""
+    text = str(error)
+    if "field limit" in text:
+        return f"unreadable CSV: a field is longer than {csv.field_size_limit():,} characters (a quote not closed?)"
+    if "NUL" in text:
+        return "unreadable CSV: the line holds a NUL byte"
+    return "unreadable CSV: a quoted field does not end (a quote not closed?)"
+
+
 def _looks_utf16(raw: bytes) -> bool:
     """NUL in every other byte: UTF-16 text (without a byte-order mark)."""
     return raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or raw[1::2].count(0) * 4 >= len(raw) > 1
@@ -162,7 +172,7 @@ def _table(open_lines: _Lines, file: str, codec: Codec | None, problems: list[Pr
     try:
         header = next(reader, None)
     except csv.Error as error:
-        problems.append(Problem(file, 1, "", f"unreadable CSV: {error}"))
+        problems.append(Problem(file, 1, "", _csv_words(error)))
         return None
     if header is None:
         problems.append(Problem(file, 0, "", "empty file"))
@@ -201,7 +211,7 @@ def _rows(
         try:
             row = next(reader, None)
         except csv.Error as error:
-            problems.append(Problem(file, start, "", f"unreadable CSV: {error}"))
+            problems.append(Problem(file, start, "", _csv_words(error)))
             return
         if row is None:
             return

@@ -80,8 +80,9 @@ def import_rating_list(
     dry run, would make). ``import_id`` names the import's row; without one, an applied import
     records a row of its own. ``limits`` bound the reading (default: ``ReadLimits()``); a ZIP
     that is malformed or exceeds them is refused (``ValidationError`` naming the bound)."""
+    bounds = limits or ReadLimits()
     try:
-        rating_list = read_rating_list(data, codec, name=file, limits=limits or ReadLimits())
+        rating_list = read_rating_list(data, codec, name=file, limits=bounds)
     except ReadRefusedError as error:
         raise refusal_error(error) from None
     if not rating_list.members and not rating_list.problems:
@@ -89,6 +90,10 @@ def import_rating_list(
         rating_list = RatingList((), (), (), (), (empty,), rating_list.formats, rating_list.stamp)
     day = list_date_of(rating_list, list_date)
     plan = plan_sync(session, rating_list, day, file, dry_run=dry_run)
+    try:
+        bounds.check_deadline(file)  # the reading and the plan took the run time: nothing is written
+    except ReadRefusedError as error:
+        raise refusal_error(error) from None
     difference = plan.difference
     difference.problems = [str(p) for p in plan.problems]
     # a problem on a line leaves that line out; one of the whole file (line 0) leaves the file out
