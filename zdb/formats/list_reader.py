@@ -66,6 +66,7 @@ _CODE = re.compile(r"[0-9A-Za-z]+")
 _GERMAN_DATE = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})")
 _LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 _LIMITS = ReadLimits()
+_BATCH = 4096  # lines looked at together while the encoding is checked
 _NOT_C1 = bytes(b for b in range(256) if not 0x80 <= b < 0xA0)
 #: a file's lines, read anew at each call
 _Lines = Callable[[], Iterator[bytes]]
@@ -119,33 +120,56 @@ def _scan(open_lines: _Lines, file: str, codec: Codec | None) -> tuple[Codec, bo
     """The first pass over a file: its codec (stated and checked on every line, or detected as
     ``zdb.formats.list_text`` does for the whole text) and whether it has a byte-order mark, or
     the problem of an undecodable byte. A UTF-16 or binary file is refused: the reader cannot
-    tell its fields, and staff can save it again in an encoding it reads."""
-    utf8, bom, high = True, False, set[int]()
-    for number, raw in enumerate(open_lines(), start=1):
-        if number == 1:
-            if _looks_utf16(raw):
-                raise ReadRefusedError("utf16", file)
-            bom = raw.startswith(BOM)
-            if 0 in raw:  # NUL in the header: no text; a NUL further down is the CSV reader's problem on its line
-                raise ReadRefusedError("binary", file, line=number)
-        body = raw[len(BOM) :] if number == 1 and bom else raw
-        if codec is not None or bom:
+    tell its fields, and staff can save it again in an encoding it reads. The lines are looked
+    at in batches (one decode per batch: a UTF-8 sequence never holds a line end, so a batch
+    decodes exactly when each of its lines does)."""
+    lines = enumerate(open_lines(), start=1)
+    first = next(lines, None)
+    if first is None:
+        return codec or "utf-8", False
+    raw = first[1]
+    if _looks_utf16(raw):
+        raise ReadRefusedError("utf16", file)
+    if 0 in raw:  # NUL in the header: no text; a NUL further down is the CSV reader's problem on its line
+        raise ReadRefusedError("binary", file, line=1)
+    bom = raw.startswith(BOM)
+    checked = codec or ("utf-8" if bom else None)  # a stated codec (or the mark's) must decode every line
+    utf8, high = True, set[int]()
+    batch = [(1, raw[len(BOM) :] if bom else raw)]
+    for chunk in itertools.chain((batch,), _batches(lines)):
+        body = b"".join(line for _, line in chunk)
+        if checked is not None:
             try:
-                body.decode(codec or "utf-8")
-            except UnicodeDecodeError as error:
-                return Problem(file, number, "", f"not {codec or 'utf-8'}: byte 0x{body[error.start]:02X}")
-        elif utf8:
+                body.decode(checked)
+            except UnicodeDecodeError:
+                return _undecodable(chunk, file, checked)
+            continue
+        if utf8:
             try:
-                body.decode("utf-8")  # a UTF-8 sequence never holds a line end: line by line is the whole text
+                body.decode("utf-8")
             except UnicodeDecodeError:
                 utf8 = False
-        if codec is None and not bom:
-            high.update(body.translate(None, _NOT_C1))
-    if codec is not None:
-        return codec, bom and codec == "utf-8"
-    if bom or utf8:
-        return "utf-8", bom
+        high.update(body.translate(None, _NOT_C1))
+    if checked is not None:
+        return checked, bom and checked == "utf-8"
+    if utf8:
+        return "utf-8", False
     return detect_codec(bytes(sorted(high)) + b"\xff")[0], False  # 0xFF: not UTF-8, so the C1 bytes decide
+
+
+def _batches(lines: Iterator[tuple[int, bytes]]) -> Iterator[list[tuple[int, bytes]]]:
+    while batch := list(itertools.islice(lines, _BATCH)):
+        yield batch
+
+
+def _undecodable(batch: list[tuple[int, bytes]], file: str, codec: str) -> Problem:
+    """The problem of the first line of ``batch`` that ``codec`` cannot decode."""
+    for number, raw in batch:
+        try:
+            raw.decode(codec)
+        except UnicodeDecodeError as error:
+            return Problem(file, number, "", f"not {codec}: byte 0x{raw[error.start]:02X}")
+    return Problem(file, batch[0][0], "", f"not {codec}")  # unreachable: the batch did not decode
 
 
 def _text_lines(open_lines: _Lines, codec: Codec, bom: bool) -> Iterator[str]:
