@@ -36,7 +36,10 @@ def _run(client: TestClient, url: str, path: str, upload: tuple[str, bytes], lim
     headers = _admin(url)
     sent = client.post(f"/api/v1/lists/{path}", files={"file": upload}, data={"dry_run": "true"}, headers=headers)
     assert sent.status_code == 202, sent.text
-    run_list_import(engine_for(url), sent.json()["id"], limits)
+    if limits is None:
+        run_list_import(engine_for(url), sent.json()["id"])  # the service's own bounds
+    else:
+        run_list_import(engine_for(url), sent.json()["id"], limits)
     return client.get(sent.headers["Location"], headers=headers).json()
 
 
@@ -111,3 +114,20 @@ def test_the_staff_page_says_the_refusal_in_german(postgres_url: str) -> None:
     run_list_import(engine_for(postgres_url), int(sent.headers["location"].rsplit("/", 1)[1]))
     page = text_of(client.get(sent.headers["location"]).text)
     assert "liste.zip ist kein ZIP-Archiv" in page, page
+
+
+def test_a_nul_in_a_name_is_a_problem_naming_file_line_and_column(client: TestClient, database_url: str) -> None:
+    """It passed the reader and failed the import with the database's words, naming no field."""
+    written = io.BytesIO(list_zip_bytes(synthetic_list(5, 3), "portal"))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(written) as source, zipfile.ZipFile(buffer, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            target.writestr(
+                info, data.replace(b'"Zimmermann', b'"Zimmer\x00mann', 1) if info.filename == "spieler.csv" else data
+            )
+    answer = _run(client, database_url, "imports", ("liste.zip", buffer.getvalue()))
+    assert answer["status"] == "done", answer  # a dry run: the difference, and the line it leaves out
+    assert answer["result"]["problems"] == [
+        "spieler.csv:3: Name,Vorname: holds a control character (NUL); a value never does: the file is damaged"
+    ]

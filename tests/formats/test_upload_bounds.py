@@ -22,6 +22,7 @@ from zdb.formats.list_reader import read_rating_list
 from zdb.formats.read_limits import ReadLimits, ReadRefusedError, bounded_lines
 from zdb.lists.fide_upload import fide_lines
 from zdb.lists.upload_refusals import refusal_message
+from zdb.synthetic.fide_lists import fide_players, write_fide_txt
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
 
 MB = 1024 * 1024
@@ -223,3 +224,43 @@ def test_the_bounds_message_names_each_kind_in_words() -> None:
         message = refusal_message(ReadRefusedError(kind, "f.csv", line=3, bound=5, count=9, method=12, seconds=1))
         assert str(message) != "f.csv cannot be read", kind
     assert zlib  # the deflate module the bombs are built with
+
+
+# a control character in a value ---------------------------------------------------------------
+
+
+def test_a_nul_in_a_list_name_leaves_its_line_out_naming_the_column() -> None:
+    """PostgreSQL cannot store a NUL: it failed the import with the database's words."""
+    data = synthetic_list(5, 3)
+    written = io.BytesIO(list_zip_bytes(data, "portal"))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(written) as source, zipfile.ZipFile(buffer, "w") as target:
+        for info in source.infolist():
+            content = source.read(info)
+            if info.filename == "spieler.csv":
+                lines = content.split(b"\r\n")
+                lines[2] = lines[2].replace(b'"Zimmermann', b'"Zimmer\x00mann', 1)
+                content = b"\r\n".join(lines)
+            target.writestr(info, content)
+    read = read_rating_list(buffer.getvalue())
+    assert len(read.members) == 2
+    assert [(p.file, p.line, p.message) for p in read.problems] == [
+        ("spieler.csv", 3, "holds a control character (NUL); a value never does: the file is damaged")
+    ]
+    assert read.problems[0].column == "Name,Vorname"
+
+
+def test_a_nul_in_a_fide_name_is_a_problem_naming_the_column() -> None:
+    out = io.BytesIO()
+    write_fide_txt(fide_players(3, 3), out)
+    lines = out.getvalue().splitlines(keepends=True)
+    lines[2] = lines[2][:20] + b"\x00" + lines[2][21:]
+    found = [item for item in read_fide_txt(lines) if isinstance(item, Problem)]
+    assert found == [
+        Problem(
+            "players_list_foa.txt",
+            3,
+            "Name",
+            "holds a control character (NUL); a value never does: the line is damaged",
+        )
+    ]

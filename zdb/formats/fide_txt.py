@@ -50,6 +50,7 @@ COLUMNS = (
 _ALIASES = {"Bday": "B-day", "Birthday": "B-day", "ID": "ID Number"}
 _OPTIONAL = frozenset({"FOA"})
 _SEXES = frozenset({"M", "F", ""})
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # C0 but TAB, and DEL
 _TOKEN = re.compile(r"ID Number|\S+")
 _NOT_TEXT = "the file holds NUL bytes: it is UTF-16 or not a text file; FIDE's list is plain text (or its XML or ZIP)"
 _NO_HEADER = "no recognisable header: the first line names none of FIDE's columns (ID Number, Name, Fed, ...)"
@@ -86,6 +87,10 @@ class _Layout:
         self.other_end = spans["OTit"][1] if "OTit" in spans else 0
         # built only for a complete header: itemgetter of fewer than two slices answers no tuple
         self.getter = itemgetter(*(slice(start, end) for start, end in self.spans)) if not self.missing else None
+
+    def column_at(self, position: int) -> str:
+        """The column a character of a line is in (by the header's spans; the last runs to the end)."""
+        return next((name for name, (a, b) in zip(self.names, self.spans, strict=True) if a <= position < b), "")
 
     def cut(self, line: str) -> dict[str, str]:
         shift = len(line) - self.width
@@ -206,6 +211,12 @@ def read_fide_txt(
                 return
             continue
         if not text.strip():
+            continue
+        control = _CONTROL.search(text)
+        if control is not None:  # a damaged line: a value never holds one (and PostgreSQL cannot store a NUL)
+            name = {0: "NUL", 0x1B: "ESC"}.get(ord(control.group()), f"U+{ord(control.group()):04X}")
+            message = f"holds a control character ({name}); a value never does: the line is damaged"
+            yield Problem(file, number_, layout.column_at(control.start()), message)
             continue
         if len(text) <= layout.width:
             player = _fast(layout, text, number_)

@@ -64,6 +64,8 @@ FILES = ("spieler.csv", "vereine.csv", "verbaende.csv")
 _DIGITS = re.compile(r"[0-9]+")
 _CODE = re.compile(r"[0-9A-Za-z]+")
 _GERMAN_DATE = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})")
+#: C0 controls but TAB and line ends, and DEL (a Latin-1 list's C1 characters are its own matter: list_text)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 _LIMITS = ReadLimits()
 _BATCH = 4096  # lines looked at together while the encoding is checked
@@ -109,6 +111,13 @@ def _csv_words(error: csv.Error) -> str:
     if "NUL" in text:
         return "unreadable CSV: the line holds a NUL byte"
     return "unreadable CSV: a quoted field does not end (a quote not closed?)"
+
+
+def _control_words(value: str) -> str:
+    found = _CONTROL.search(value)
+    code = ord(found.group()) if found else 0
+    name = {0: "NUL", 0x1B: "ESC"}.get(code, f"U+{code:04X}")
+    return f"holds a control character ({name}); a value never does: the file is damaged"
 
 
 def _looks_utf16(raw: bytes) -> bool:
@@ -224,11 +233,16 @@ def _table(open_lines: _Lines, file: str, codec: Codec | None, problems: list[Pr
         return None
     columns = tuple(headers[key] for key in sorted(positions, key=positions.__getitem__))
     fmt = FileFormat(file, layout.name, columns, codec, bom, newline)
-    return _Table(layout, fmt, headers, _rows(reader, len(header), positions, file, problems))
+    return _Table(layout, fmt, headers, _rows(reader, len(header), positions, headers, file, problems))
 
 
-def _rows(
-    reader: _csv.Reader, width: int, positions: dict[str, int], file: str, problems: list[Problem]
+def _rows(  # noqa: PLR0917 - the table's parts, passed on as they are made
+    reader: _csv.Reader,
+    width: int,
+    positions: dict[str, int],
+    headers: dict[str, str],
+    file: str,
+    problems: list[Problem],
 ) -> Iterator[tuple[int, dict[str, str]]]:
     start = reader.line_num + 1
     while True:
@@ -245,7 +259,14 @@ def _rows(
         if len(row) != width:
             problems.append(Problem(file, line, "", f"{len(row)} fields, the header has {width}"))
             continue
-        yield line, {key: row[position].strip() for key, position in positions.items()}
+        values = {key: row[position].strip() for key, position in positions.items()}
+        # a NUL or another control character is a damaged file, never a value (PostgreSQL cannot
+        # even store a NUL): the line is left out, naming the column
+        damaged = next((key for key, value in values.items() if _CONTROL.search(value)), None)
+        if damaged is not None:
+            problems.append(Problem(file, line, headers[damaged], _control_words(values[damaged])))
+            continue
+        yield line, values
 
 
 # values ---------------------------------------------------------------------------------------
