@@ -34,7 +34,7 @@ from itertools import pairwise, product
 from zdb.formats.trf.problems import Problems
 from zdb.messages import Message
 
-__all__ = ["DateEntry", "parse_birth", "resolve_dates"]
+__all__ = ["PLAUSIBLE_YEARS", "DateEntry", "parse_birth", "resolve_dates"]
 
 _MONTHS = {
     name: number
@@ -67,6 +67,8 @@ _YEAR_LAST_ORDERS = ("DMY", "MDY")
 _SHORT_ORDERS = ("YMD", "DMY", "YDM")
 _LONGEST = 400  # days: the longest plausible span of one tournament's dates
 _FIRST_YEAR, _LAST_YEAR = 1900, 2099  # of a tournament's and its rounds' dates
+#: the first and last year of a tournament's plausible dates
+PLAUSIBLE_YEARS = (_FIRST_YEAR, _LAST_YEAR)
 _FIRST_BIRTH_YEAR, _LAST_BIRTH_YEAR = 1850, 2099
 _ORDER_NAMES = {
     "DMY4": "DD.MM.YYYY",
