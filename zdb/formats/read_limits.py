@@ -21,8 +21,6 @@ from typing import IO
 
 __all__ = ["ReadLimits", "ReadRefusedError", "bounded_lines"]
 
-#: the deadline is looked at once per this many lines (a clock call per line would cost more than the line)
-_DEADLINE_EVERY = 4096
 #: bytes read from a stream at a time
 _CHUNK = 256 * 1024
 
@@ -96,23 +94,23 @@ def bounded_lines(
             raise ReadRefusedError("unpacked_too_large", file, bound=budget)
         if not chunk:
             if pending:
-                yield from _counted([pending], count, file, limits)
+                yield from _checked([pending], count, file, limits)
             return
         lines = (pending + chunk).split(b"\n")
         pending = lines.pop()
         if len(pending) > limits.max_line_bytes:
             raise ReadRefusedError("line_too_long", file, line=count + len(lines) + 1, bound=limits.max_line_bytes)
-        yield from _counted([line + b"\n" for line in lines], count, file, limits)
+        yield from _checked([line + b"\n" for line in lines], count, file, limits)
         count += len(lines)
 
 
-def _counted(lines: list[bytes], before: int, file: str, limits: ReadLimits) -> Iterator[bytes]:
-    """``lines``, the lines after line ``before``, checked against the line bounds and the deadline."""
-    for number, line in enumerate(lines, start=before + 1):
-        if len(line) > limits.max_line_bytes:
-            raise ReadRefusedError("line_too_long", file, line=number, bound=limits.max_line_bytes)
-        if number > limits.max_lines:
-            raise ReadRefusedError("too_many_lines", file, bound=limits.max_lines)
-        if number % _DEADLINE_EVERY == 0:
-            limits.check_deadline(file)
-        yield line
+def _checked(lines: list[bytes], before: int, file: str, limits: ReadLimits) -> list[bytes]:
+    """``lines``, the lines after line ``before``, checked against the line bounds and the
+    deadline: once for all of them (a check per line would cost more than the line)."""
+    if lines and max(map(len, lines)) > limits.max_line_bytes:
+        long = next(k for k, line in enumerate(lines) if len(line) > limits.max_line_bytes)
+        raise ReadRefusedError("line_too_long", file, line=before + long + 1, bound=limits.max_line_bytes)
+    if before + len(lines) > limits.max_lines:
+        raise ReadRefusedError("too_many_lines", file, bound=limits.max_lines)
+    limits.check_deadline(file)
+    return lines
