@@ -76,6 +76,19 @@ class Settings:
     max_upload_bytes: int = 16 * 1024 * 1024
     #: the largest upload of a rating list, the federation's or FIDE's (whose ZIP is some 35 MB), in bytes
     max_list_upload_bytes: int = 64 * 1024 * 1024
+    #: what an uploaded list may unpack to, all files of a ZIP together, in bytes: 24 times the
+    #: list upload's bound, room for FIDE's XML list (about 860 MB from a ZIP of 40 MB)
+    max_unpacked_bytes: int = 24 * 64 * 1024 * 1024
+    #: files in an uploaded ZIP (the federation's list has three, FIDE's one)
+    max_archive_members: int = 64
+    #: lines of one file of the federation's list (kept in memory while it is read; the DSB's has some 100,000)
+    max_list_lines: int = 2_000_000
+    #: lines of FIDE's list (streamed; the XML has about 20 a player, some 40 M)
+    max_fide_lines: int = 80_000_000
+    #: bytes of one line of an uploaded list
+    max_line_bytes: int = 1024 * 1024
+    #: an uploaded list's import ends refused when its reading takes longer than this, in seconds
+    list_import_seconds: float = 3600.0
     #: the largest body of the simulator and the small forms, in bytes
     max_small_body_bytes: int = 64 * 1024
     #: the largest body of any other request, in bytes
@@ -140,6 +153,12 @@ class Settings:
             read_pool_size=int(env.get("ZDB_READ_POOL_SIZE", "10")),
             max_upload_bytes=int(env.get("ZDB_MAX_UPLOAD_BYTES", str(16 * 1024 * 1024))),
             max_list_upload_bytes=int(env.get("ZDB_MAX_LIST_UPLOAD_BYTES", str(64 * 1024 * 1024))),
+            max_unpacked_bytes=int(env.get("ZDB_MAX_UNPACKED_BYTES", str(24 * 64 * 1024 * 1024))),
+            max_archive_members=int(env.get("ZDB_MAX_ARCHIVE_MEMBERS", "64")),
+            max_list_lines=int(env.get("ZDB_MAX_LIST_LINES", "2000000")),
+            max_fide_lines=int(env.get("ZDB_MAX_FIDE_LINES", "80000000")),
+            max_line_bytes=int(env.get("ZDB_MAX_LINE_BYTES", str(1024 * 1024))),
+            list_import_seconds=float(env.get("ZDB_LIST_IMPORT_SECONDS", "3600")),
             max_small_body_bytes=int(env.get("ZDB_MAX_SMALL_BODY_BYTES", str(64 * 1024))),
             max_body_bytes=int(env.get("ZDB_MAX_BODY_BYTES", str(1024 * 1024))),
             rate_limits=env.get("ZDB_RATE_LIMITS", "on").strip().lower() not in ("off", "0", "false", "no"),

@@ -16,6 +16,7 @@ from zdb.formats.list_model import Problem, YearWeek
 from zdb.formats.list_reader import read_rating_list, read_spieler, read_verbaende
 from zdb.formats.list_text import detect_codec
 from zdb.formats.list_writer import write_rating_list
+from zdb.formats.read_limits import ReadRefusedError
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
 
 PORTAL = ",".join(f'"{n}"' if "," in n or " " in n else n for n in layout("spieler.csv", "portal").header)
@@ -193,8 +194,9 @@ def test_the_files_are_found_in_a_folder_and_in_any_case_and_a_missing_one_is_a_
     read = read_rating_list(_zip(_spieler(ROW).decode("cp1252"), names=("LV-C/SPIELER.CSV", "LV-C/Vereine.csv")))
     assert len(read.members) == 1 and len(read.clubs) == 1
     assert read.problems == (Problem("verbaende.csv", 0, "", "missing from rating list"),)
-    broken = read_rating_list(b"PK\x03\x04 not a zip", name="LV-C-csv.zip")
-    assert [(p.file, p.line) for p in broken.problems] == [("LV-C-csv.zip", 0)]
+    with pytest.raises(ReadRefusedError) as refused:
+        read_rating_list(b"PK\x03\x04 not a zip", name="LV-C-csv.zip")
+    assert (refused.value.kind, refused.value.file) == ("not_zip", "LV-C-csv.zip")
 
 
 def test_a_column_named_twice_is_read_once_and_reported() -> None:

@@ -67,7 +67,9 @@ def test_the_page_is_for_admins(postgres_url: str) -> None:
 def test_the_page_counts_the_lines_stored_left_out_and_the_warnings(postgres_url: str) -> None:
     with unit_of_work(engine_for(postgres_url)) as session:
         admin = create_token(session, "admin", label="staff").secret
-    client = TestClient(create_app(Settings(database_url=postgres_url), recalculation=False), follow_redirects=False)
+    client = TestClient(
+        create_app(Settings(database_url=postgres_url), recalculation=False), follow_redirects=False, headers=SAME_SITE
+    )
     assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
     data, _, lagging, _ = with_lagging_lines(synthetic_list(2, 120))
     broken = replace(data.members[0], person_id="NU999999", club_code="X9999")

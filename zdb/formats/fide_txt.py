@@ -50,7 +50,10 @@ COLUMNS = (
 _ALIASES = {"Bday": "B-day", "Birthday": "B-day", "ID": "ID Number"}
 _OPTIONAL = frozenset({"FOA"})
 _SEXES = frozenset({"M", "F", ""})
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # C0 but TAB, and DEL
 _TOKEN = re.compile(r"ID Number|\S+")
+_NOT_TEXT = "the file holds NUL bytes: it is UTF-16 or not a text file; FIDE's list is plain text (or its XML or ZIP)"
+_NO_HEADER = "no recognisable header: the first line names none of FIDE's columns (ID Number, Name, Fed, ...)"
 
 
 def _decode(raw: bytes, codec: str | None) -> str:
@@ -82,14 +85,19 @@ class _Layout:
         other = self.starts.get("OTit", 10**6)
         self.moving = [(start > other, end > other) for start, end in self.spans]
         self.other_end = spans["OTit"][1] if "OTit" in spans else 0
-        self.getter = itemgetter(*(slice(start, end) for start, end in self.spans))
+        # built only for a complete header: itemgetter of fewer than two slices answers no tuple
+        self.getter = itemgetter(*(slice(start, end) for start, end in self.spans)) if not self.missing else None
+
+    def column_at(self, position: int) -> str:
+        """The column a character of a line is in (by the header's spans; the last runs to the end)."""
+        return next((name for name, (a, b) in zip(self.names, self.spans, strict=True) if a <= position < b), "")
 
     def cut(self, line: str) -> dict[str, str]:
         shift = len(line) - self.width
         if shift > 0:  # overflowing other titles, or blanks after the end: no more than the titles' excess
             blank = line.find(" ", self.other_end - 1)
             shift = min(shift, (len(line) if blank < 0 else blank) - self.other_end)
-        if shift <= 0:
+        if shift <= 0 and self.getter is not None:
             return dict(zip(self.names, [value.strip() for value in self.getter(line)], strict=True))
         return {
             name: line[a + shift * move_a : b + shift * move_b].strip()
@@ -148,6 +156,7 @@ def _player(values: dict[str, str], line: int) -> FidePlayer:
 def _fast(layout: _Layout, line: str, number_: int) -> FidePlayer | None:
     """The player of a line no longer than the header whose values are all sound, quickly;
     ``None`` for any other line (``_player`` then names the problem)."""
+    assert layout.getter is not None  # the reader reads no line after an incomplete header
     values = [value.strip() for value in layout.getter(line)]
     if len(values) == 18:
         values.insert(7, "")  # the older layout without FOA
@@ -189,13 +198,25 @@ def read_fide_txt(
             yield Problem(file, number_, "", f"not {codec or error.encoding}: byte 0x{raw[error.start]:02X}")
             continue
         if layout is None:
+            if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw:
+                yield Problem(file, number_, "", _NOT_TEXT)
+                return
             layout = _Layout(text.lstrip("\ufeff"))
+            if len(layout.missing) == len(COLUMNS) - len(_OPTIONAL):
+                yield Problem(file, number_, "", _NO_HEADER)
+                return
             if layout.missing:
                 for name in layout.missing:
                     yield Problem(file, number_, name, "required column missing from the header")
                 return
             continue
         if not text.strip():
+            continue
+        control = _CONTROL.search(text)
+        if control is not None:  # a damaged line: a value never holds one (and PostgreSQL cannot store a NUL)
+            name = {0: "NUL", 0x1B: "ESC"}.get(ord(control.group()), f"U+{ord(control.group()):04X}")
+            message = f"holds a control character ({name}); a value never does: the line is damaged"
+            yield Problem(file, number_, layout.column_at(control.start()), message)
             continue
         if len(text) <= layout.width:
             player = _fast(layout, text, number_)

@@ -7,19 +7,29 @@ line by line is what gives each problem its line (the line where the element end
 ``w_title``, ``o_title``, ``foa_title``, ``rating``/``games``/``k``, ``rapid_rating``/
 ``rapid_games``/``rapid_k``, ``blitz_rating``/``blitz_games``/``blitz_k``, ``birthday``,
 ``flag``; a missing element is an empty value, unknown ones are ignored.
+
+Hostile documents are refused (``ReadRefusedError``): a document type or entity declaration
+(``defusedxml``'s parser forbids them: FIDE's list has none, and entities are how an XML bomb
+grows), elements nested deeper than ``ReadLimits.max_xml_depth`` (the open elements are what
+the parser keeps in memory) and more elements than ``max_xml_elements``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import cast
-from xml.etree.ElementTree import Element, ParseError, XMLPullParser
+from xml.etree.ElementTree import Element, ParseError, TreeBuilder, XMLPullParser
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import DefusedXMLParser
 
 from zdb.formats.fide_list import FidePlayer, FideRating, FideReadError, number, sex, titles
 from zdb.formats.list_model import Problem
+from zdb.formats.read_limits import ReadLimits, ReadRefusedError
 
 __all__ = ["read_fide_xml"]
 
+_PIECE = 16 * 1024
 _RATINGS = (
     ("rating", "games", "k"),
     ("rapid_rating", "rapid_games", "rapid_k"),
@@ -71,11 +81,17 @@ def _player(values: dict[str, str], line: int) -> FidePlayer:
     )
 
 
-def read_fide_xml(lines: Iterable[bytes], file: str = "players_list_xml_foa.xml") -> Iterator[FidePlayer | Problem]:
+def read_fide_xml(
+    lines: Iterable[bytes], file: str = "players_list_xml_foa.xml", limits: ReadLimits | None = None
+) -> Iterator[FidePlayer | Problem]:
     """The players of the list, one at a time, and a ``Problem`` for each player that cannot be
     read. ``lines`` is the file opened in binary mode; a malformed document ends the reading
-    with a problem at the line where it broke."""
-    parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"))
+    with a problem at the line where it broke. Over a bound of ``limits``: ``ReadRefusedError``."""
+    bounds = limits or ReadLimits()
+    # the pull parser over defusedxml's parser, as defusedxml's own iterparse builds it
+    safe = DefusedXMLParser(target=TreeBuilder(), forbid_dtd=True)
+    parser: XMLPullParser[Element] = XMLPullParser(events=("start", "end"), _parser=safe)
+    elements = 0
     root: Element | None = None
     depth = 0
     values: dict[str, str] = {}
@@ -83,26 +99,37 @@ def read_fide_xml(lines: Iterable[bytes], file: str = "players_list_xml_foa.xml"
     line = 0
     try:
         for line, raw in enumerate(lines, start=1):
-            parser.feed(raw)
-            for event, element in cast(Iterator[tuple[str, Element]], parser.read_events()):
-                if event == "start":
-                    depth += 1
-                    if root is None:
-                        root = element
-                    continue
-                depth -= 1
-                if depth == 2:
-                    values[element.tag] = (element.text or "").strip()
-                    lines_of[element.tag] = line
-                elif depth == 1 and element.tag == "player":
-                    try:
-                        yield _player(values, line)
-                    except FideReadError as error:
-                        column = error.args[1]
-                        yield Problem(file, lines_of.get(column, line), column, error.args[0])
-                    values, lines_of = {}, {}
-                    assert root is not None
-                    root.clear()
+            # fed in pieces, so that one long line cannot nest (or hold) more than a piece's elements unchecked
+            for start in range(0, len(raw), _PIECE):
+                try:
+                    parser.feed(raw[start : start + _PIECE])
+                except DefusedXmlException:
+                    raise ReadRefusedError("xml_dtd", file, line=line) from None
+                for event, element in cast(Iterator[tuple[str, Element]], parser.read_events()):
+                    if event == "start":
+                        depth += 1
+                        elements += 1
+                        if depth > bounds.max_xml_depth:
+                            raise ReadRefusedError("xml_too_deep", file, line=line, bound=bounds.max_xml_depth)
+                        if elements > bounds.max_xml_elements:
+                            raise ReadRefusedError("xml_too_many_elements", file, bound=bounds.max_xml_elements)
+                        if root is None:
+                            root = element
+                        continue
+                    depth -= 1
+                    if depth == 2:
+                        values[element.tag] = (element.text or "").strip()
+                        lines_of[element.tag] = line
+                    elif depth == 1:  # any other element under the root is dropped as well: memory stays flat
+                        if element.tag == "player":
+                            try:
+                                yield _player(values, line)
+                            except FideReadError as error:
+                                column = error.args[1]
+                                yield Problem(file, lines_of.get(column, line), column, error.args[0])
+                        values, lines_of = {}, {}
+                        assert root is not None
+                        root.clear()
         parser.close()
     except ParseError as error:
         yield Problem(file, error.position[0] if error.position else line, "", f"not well-formed XML: {error}")

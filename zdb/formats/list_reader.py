@@ -1,10 +1,16 @@
 """Reads a federation's rating-list ZIP in every layout in use into ``zdb.formats.list_model``.
 
 Pure: it takes the ZIP's bytes (or one file's bytes) and returns frozen values, so an import or
-sync can run it anywhere and test it without a database. Columns are matched by header name
-(``zdb.formats.list_layouts``), the encoding is stated or detected (``zdb.formats.list_text``).
+sync can run it anywhere and test it without a database. A file is never unpacked or decoded
+whole: it is read twice as lines within the bounds of ``zdb.formats.read_limits`` (its encoding
+checked or detected first, then its values), so a ZIP bomb or an endless line stops at a bound.
+Columns are matched by header name (``zdb.formats.list_layouts``), the encoding is stated or
+detected (``zdb.formats.list_text``).
 
 What is a problem, and what happens then:
+
+- an archive that is not a ZIP, is damaged or encrypted, a UTF-16 or binary file, a bound
+  exceeded: ``ReadRefusedError`` (the upload is refused as a whole, naming which);
 
 - a file missing from the ZIP, a missing required column (one problem each, naming it), an
   undecodable byte: the file gives no values;
@@ -28,13 +34,16 @@ date (``2026-03-14`` or ``14.03.2026``) is taken as its ISO week.
 from __future__ import annotations
 
 import _csv
+import codecs
 import csv
 import io
+import itertools
 import re
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 
 from zdb.formats.dsb_files import Codec
 from zdb.formats.list_layouts import NAME_COLUMNS, Layout, layouts_of, normalised
@@ -48,7 +57,9 @@ from zdb.formats.list_model import (
     RatingList,
     YearWeek,
 )
-from zdb.formats.list_text import decode
+from zdb.formats.list_text import BOM, detect_codec
+from zdb.formats.read_limits import ReadLimits, ReadRefusedError, bounded_lines
+from zdb.formats.upload_archive import files_of, member_lines, open_archive
 
 __all__ = ["FILES", "read_rating_list", "read_spieler", "read_verbaende", "read_vereine"]
 
@@ -56,6 +67,14 @@ FILES = ("spieler.csv", "vereine.csv", "verbaende.csv")
 _DIGITS = re.compile(r"[0-9]+")
 _CODE = re.compile(r"[0-9A-Za-z]+")
 _GERMAN_DATE = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})")
+#: C0 controls but TAB and line ends, and DEL (a Latin-1 list's C1 characters are its own matter: list_text)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
+_LIMITS = ReadLimits()
+_BATCH = 4096  # lines looked at together while the encoding is checked
+_NOT_C1 = bytes(b for b in range(256) if not 0x80 <= b < 0xA0)
+#: a file's lines, read anew at each call
+_Lines = Callable[[], Iterator[bytes]]
 
 
 class _BadValueError(ValueError):
@@ -87,20 +106,109 @@ def _missing(layout: Layout, headers: dict[str, str]) -> list[str]:
     return missing
 
 
-def _table(data: bytes, file: str, codec: Codec | None, problems: list[Problem]) -> _Table | None:
-    try:
-        text, codec, bom = decode(data, codec)
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        problems.append(Problem(file, line, "", f"not {codec or error.encoding}: byte 0x{data[error.start]:02X}"))
+def _csv_words(error: csv.Error) -> str:
+    """What the ``csv`` module could not read, in words for staff (its own text is for programmers)."""
+    text = str(error)
+    if "field limit" in text:
+        return f"unreadable CSV: a field is longer than {csv.field_size_limit():,} characters (a quote not closed?)"
+    if "NUL" in text:
+        return "unreadable CSV: the line holds a NUL byte"
+    return "unreadable CSV: a quoted field does not end (a quote not closed?)"
+
+
+def _control_words(value: str) -> str:
+    found = _CONTROL.search(value)
+    code = ord(found.group()) if found else 0
+    name = {0: "NUL", 0x1B: "ESC"}.get(code, f"U+{code:04X}")
+    return f"holds a control character ({name}); a value never does: the file is damaged"
+
+
+def _looks_utf16(raw: bytes) -> bool:
+    """NUL in every other byte: UTF-16 text (without a byte-order mark)."""
+    return raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or raw[1::2].count(0) * 4 >= len(raw) > 1
+
+
+def _scan(open_lines: _Lines, file: str, codec: Codec | None) -> tuple[Codec, bool] | Problem:
+    """The first pass over a file: its codec (stated and checked on every line, or detected as
+    ``zdb.formats.list_text`` does for the whole text) and whether it has a byte-order mark, or
+    the problem of an undecodable byte. A UTF-16 or binary file is refused: the reader cannot
+    tell its fields, and staff can save it again in an encoding it reads. The lines are looked
+    at in batches (one decode per batch: a UTF-8 sequence never holds a line end, so a batch
+    decodes exactly when each of its lines does)."""
+    lines = enumerate(open_lines(), start=1)
+    first = next(lines, None)
+    if first is None:
+        return codec or "utf-8", False
+    raw = first[1]
+    if _looks_utf16(raw):
+        raise ReadRefusedError("utf16", file)
+    if 0 in raw:  # NUL in the header: no text; a NUL further down is the CSV reader's problem on its line
+        raise ReadRefusedError("binary", file, line=1)
+    bom = raw.startswith(BOM)
+    checked = codec or ("utf-8" if bom else None)  # a stated codec (or the mark's) must decode every line
+    utf8, high = True, set[int]()
+    batch = [(1, raw[len(BOM) :] if bom else raw)]
+    for chunk in itertools.chain((batch,), _batches(lines)):
+        body = b"".join(line for _, line in chunk)
+        if checked is not None:
+            try:
+                body.decode(checked)
+            except UnicodeDecodeError:
+                return _undecodable(chunk, file, checked)
+            continue
+        if utf8:
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                utf8 = False
+        high.update(body.translate(None, _NOT_C1))
+    if checked is not None:
+        return checked, bom and checked == "utf-8"
+    if utf8:
+        return "utf-8", False
+    return detect_codec(bytes(sorted(high)) + b"\xff")[0], False  # 0xFF: not UTF-8, so the C1 bytes decide
+
+
+def _batches(lines: Iterator[tuple[int, bytes]]) -> Iterator[list[tuple[int, bytes]]]:
+    while batch := list(itertools.islice(lines, _BATCH)):
+        yield batch
+
+
+def _undecodable(batch: list[tuple[int, bytes]], file: str, codec: str) -> Problem:
+    """The problem of the first line of ``batch`` that ``codec`` cannot decode."""
+    for number, raw in batch:
+        try:
+            raw.decode(codec)
+        except UnicodeDecodeError as error:
+            return Problem(file, number, "", f"not {codec}: byte 0x{raw[error.start]:02X}")
+    return Problem(file, batch[0][0], "", f"not {codec}")  # unreachable: the batch did not decode
+
+
+def _text_lines(open_lines: _Lines, codec: Codec, bom: bool) -> Iterator[str]:
+    """The second pass: the decoded lines as ``csv`` reads a file opened with ``newline=""``
+    (a lone carriage return ends a line too)."""
+    for number, raw in enumerate(open_lines(), start=1):
+        text = (raw[len(BOM) :] if number == 1 and bom else raw).decode(codec)
+        if "\r" in text.rstrip("\r\n"):
+            yield from (part for part in _LONE_CR.split(text) if part)
+        else:
+            yield text
+
+
+def _table(open_lines: _Lines, file: str, codec: Codec | None, problems: list[Problem]) -> _Table | None:
+    scanned = _scan(open_lines, file, codec)
+    if isinstance(scanned, Problem):
+        problems.append(scanned)
         return None
-    first_end = text.find("\n")
-    newline = "\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n"
-    reader = csv.reader(io.StringIO(text, newline=""))
+    codec, bom = scanned
+    lines = _text_lines(open_lines, codec, bom)
+    first = next(lines, "")
+    newline = "\r\n" if first.endswith("\r\n") else "\n"
+    reader = csv.reader(itertools.chain((first,), lines) if first else lines)
     try:
         header = next(reader, None)
     except csv.Error as error:
-        problems.append(Problem(file, 1, "", f"unreadable CSV: {error}"))
+        problems.append(Problem(file, 1, "", _csv_words(error)))
         return None
     if header is None:
         problems.append(Problem(file, 0, "", "empty file"))
@@ -128,18 +236,23 @@ def _table(data: bytes, file: str, codec: Codec | None, problems: list[Problem])
         return None
     columns = tuple(headers[key] for key in sorted(positions, key=positions.__getitem__))
     fmt = FileFormat(file, layout.name, columns, codec, bom, newline)
-    return _Table(layout, fmt, headers, _rows(reader, len(header), positions, file, problems))
+    return _Table(layout, fmt, headers, _rows(reader, len(header), positions, headers, file, problems))
 
 
-def _rows(
-    reader: _csv.Reader, width: int, positions: dict[str, int], file: str, problems: list[Problem]
+def _rows(  # noqa: PLR0917 - the table's parts, passed on as they are made
+    reader: _csv.Reader,
+    width: int,
+    positions: dict[str, int],
+    headers: dict[str, str],
+    file: str,
+    problems: list[Problem],
 ) -> Iterator[tuple[int, dict[str, str]]]:
     start = reader.line_num + 1
     while True:
         try:
             row = next(reader, None)
         except csv.Error as error:
-            problems.append(Problem(file, start, "", f"unreadable CSV: {error}"))
+            problems.append(Problem(file, start, "", _csv_words(error)))
             return
         if row is None:
             return
@@ -149,7 +262,14 @@ def _rows(
         if len(row) != width:
             problems.append(Problem(file, line, "", f"{len(row)} fields, the header has {width}"))
             continue
-        yield line, {key: row[position].strip() for key, position in positions.items()}
+        values = {key: row[position].strip() for key, position in positions.items()}
+        # a NUL or another control character is a damaged file, never a value (PostgreSQL cannot
+        # even store a NUL): the line is left out, naming the column
+        damaged = next((key for key, value in values.items() if _CONTROL.search(value)), None)
+        if damaged is not None:
+            problems.append(Problem(file, line, headers[damaged], _control_words(values[damaged])))
+            continue
+        yield line, values
 
 
 # values ---------------------------------------------------------------------------------------
@@ -311,12 +431,20 @@ def _people(members: tuple[ListMember, ...], table: _Table, problems: list[Probl
     return tuple(people)
 
 
+def _opener(data: bytes | _Lines, file: str, limits: ReadLimits) -> _Lines:
+    """The file's lines, read anew at each call (the reader reads a file twice: its encoding first)."""
+    if callable(data):
+        return data
+    return lambda: bounded_lines(io.BytesIO(data), file, limits)
+
+
 def read_spieler(
-    data: bytes, codec: Codec | None = None, file: str = "spieler.csv"
+    data: bytes | _Lines, codec: Codec | None = None, file: str = "spieler.csv", limits: ReadLimits = _LIMITS
 ) -> tuple[tuple[ListMember, ...], tuple[ListPerson, ...], FileFormat | None, tuple[Problem, ...]]:
-    """The memberships and people of a ``spieler.csv``, how it was written, and its problems."""
+    """The memberships and people of a ``spieler.csv`` (its bytes, or a function giving its
+    lines), how it was written, and its problems."""
     problems: list[Problem] = []
-    table = _table(data, file, codec, problems)
+    table = _table(_opener(data, file, limits), file, codec, problems)
     if table is None:
         return (), (), None, tuple(problems)
     members = tuple(member for line, raw in table.rows if (member := _member(raw, table, line, problems)) is not None)
@@ -325,10 +453,10 @@ def read_spieler(
 
 
 def _units(
-    data: bytes, codec: Codec | None, file: str
+    data: bytes | _Lines, codec: Codec | None, file: str, limits: ReadLimits
 ) -> tuple[list[tuple[str, str, str, str, int]], _Table | None, list[Problem]]:
     problems: list[Problem] = []
-    table = _table(data, file, codec, problems)
+    table = _table(_opener(data, file, limits), file, codec, problems)
     units = []
     if table is not None:
         for line, raw in table.rows:
@@ -342,19 +470,19 @@ def _units(
 
 
 def read_vereine(
-    data: bytes, codec: Codec | None = None, file: str = "vereine.csv"
+    data: bytes | _Lines, codec: Codec | None = None, file: str = "vereine.csv", limits: ReadLimits = _LIMITS
 ) -> tuple[tuple[ListClub, ...], FileFormat | None, tuple[Problem, ...]]:
-    units, table, problems = _units(data, codec, file)
+    units, table, problems = _units(data, codec, file, limits)
     clubs = tuple(ListClub(*unit) for unit in units)
     return clubs, None if table is None else table.format, tuple(problems)
 
 
 def read_verbaende(
-    data: bytes, codec: Codec | None = None, file: str = "verbaende.csv"
+    data: bytes | _Lines, codec: Codec | None = None, file: str = "verbaende.csv", limits: ReadLimits = _LIMITS
 ) -> tuple[tuple[ListFederation, ...], FileFormat | None, tuple[Problem, ...]]:
     """The federations of a ``verbaende.csv``, every line kept; a code repeated with other
     values is a problem on the repeat."""
-    units, table, problems = _units(data, codec, file)
+    units, table, problems = _units(data, codec, file, limits)
     federations = tuple(ListFederation(*unit) for unit in units)
     first: dict[str, ListFederation] = {}
     for federation in federations:
@@ -366,28 +494,37 @@ def read_verbaende(
     return federations, None if table is None else table.format, tuple(problems)
 
 
-def read_rating_list(data: bytes, codec: Codec | None = None, name: str = "rating list") -> RatingList:
-    """The three files of a rating-list ZIP (found by name in any folder, any case). ``codec``
-    states the encoding of all three; without it each file's is detected."""
+def _stamp(info: zipfile.ZipInfo | None) -> datetime | None:
+    if info is None:
+        return None
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as error:
-        return RatingList((), (), (), (), (Problem(name, 0, "", f"not a ZIP: {error}"),), ())
-    entries = {info.filename.rsplit("/", 1)[-1].casefold(): info for info in archive.infolist() if not info.is_dir()}
-    contents: dict[str, bytes] = {}
+        return datetime(*info.date_time)
+    except ValueError:  # a damaged entry's time (month 0): the list then carries no date of its own
+        return None
+
+
+def read_rating_list(
+    data: bytes, codec: Codec | None = None, name: str = "rating list", limits: ReadLimits = _LIMITS
+) -> RatingList:
+    """The three files of a rating-list ZIP (found by name in any folder, any case). ``codec``
+    states the encoding of all three; without it each file's is detected. An archive that is
+    not a ZIP, is damaged or encrypted, or exceeds ``limits`` raises ``ReadRefusedError``."""
+    archive = open_archive(data, name, limits)
+    entries = {info.filename.rsplit("/", 1)[-1].casefold(): info for info in files_of(archive)}
     problems: list[Problem] = []
+    openers: dict[str, _Lines] = {}
     for file in FILES:
         info = entries.get(file)
         if info is None:
             problems.append(Problem(file, 0, "", f"missing from {name}"))
         else:
-            contents[file] = archive.read(info)
-    stamp = datetime(*entries["spieler.csv"].date_time) if "spieler.csv" in entries else None
-    members, people, spieler_format, spieler_problems = read_spieler(contents.get("spieler.csv", b""), codec)
-    clubs, vereine_format, vereine_problems = read_vereine(contents.get("vereine.csv", b""), codec)
-    federations, verbaende_format, verbaende_problems = read_verbaende(contents.get("verbaende.csv", b""), codec)
+            openers[file] = partial(member_lines, archive, info, limits)
+    empty: _Lines = partial(iter, ())
+    members, people, spieler_format, spieler_problems = read_spieler(openers.get("spieler.csv", empty), codec)
+    clubs, vereine_format, vereine_problems = read_vereine(openers.get("vereine.csv", empty), codec)
+    federations, verbaende_format, verbaende_problems = read_verbaende(openers.get("verbaende.csv", empty), codec)
     for file, found in zip(FILES, (spieler_problems, vereine_problems, verbaende_problems), strict=True):
-        if file in contents:
+        if file in openers:
             problems.extend(found)
     formats = tuple(f for f in (spieler_format, vereine_format, verbaende_format) if f is not None)
-    return RatingList(members, clubs, federations, people, tuple(problems), formats, stamp)
+    return RatingList(members, clubs, federations, people, tuple(problems), formats, _stamp(entries.get("spieler.csv")))

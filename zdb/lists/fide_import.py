@@ -26,7 +26,9 @@ from zdb.formats.fide_list import FidePlayer
 from zdb.formats.fide_txt import read_fide_txt
 from zdb.formats.fide_xml import read_fide_xml
 from zdb.formats.list_model import Problem
+from zdb.formats.read_limits import ReadLimits, ReadRefusedError
 from zdb.lists.models import FideRatingRow
+from zdb.lists.upload_refusals import refusal_error
 from zdb.players.models import Player
 
 __all__ = ["FideEdition", "import_fide_list", "newest_standard", "newest_standard_editions", "read_fide_file"]
@@ -83,9 +85,21 @@ class FideEdition:
         }
 
 
-def read_fide_file(lines: Iterable[bytes], file: str) -> Iterator[FidePlayer | Problem]:
+def read_fide_file(
+    lines: Iterable[bytes], file: str, limits: ReadLimits | None = None
+) -> Iterator[FidePlayer | Problem]:
     """The XML reader for a ``.xml`` file, the fixed-width text reader for any other."""
-    return read_fide_xml(lines, file) if file.lower().endswith(".xml") else read_fide_txt(lines, file=file)
+    if file.lower().endswith(".xml"):
+        return read_fide_xml(lines, file, limits or ReadLimits())
+    return read_fide_txt(lines, file=file)
+
+
+def _refused_in_words(items: Iterator[FidePlayer | Problem]) -> Iterator[FidePlayer | Problem]:
+    """The items; a bound exceeded or a malformed file as the ``ValidationError`` that names it."""
+    try:
+        yield from items
+    except ReadRefusedError as error:
+        raise refusal_error(error) from None
 
 
 def _row(player: FidePlayer, edition: date) -> tuple[object, ...]:
@@ -128,10 +142,12 @@ def import_fide_list(
     dry_run: bool = False,
     skip_problems: bool = False,
     progress: Callable[[int], None] | None = None,
+    limits: ReadLimits | None = None,
 ) -> FideEdition:
     """Store the FIDE list read from ``lines`` as the edition of ``edition``. Flushes, never
     commits; a refused list (problems, not skipped) raises ``ValidationError`` and leaves the
-    caller's transaction to be rolled back."""
+    caller's transaction to be rolled back, as does a list over one of ``limits``' bounds
+    (the line bounds are the caller's, who gives the lines: ``zdb.lists.fide_upload``)."""
     day = edition or date.today().replace(day=1)
     answer = FideEdition(file, day, dry_run)
     table = _table()
@@ -139,7 +155,7 @@ def import_fide_list(
         session.execute(delete(FideRatingRow).where(FideRatingRow.edition == day))
     batch: list[tuple[object, ...]] = []
     ids: set[int] = set()
-    for item in read_fide_file(lines, file):
+    for item in _refused_in_words(read_fide_file(lines, file, limits)):
         if isinstance(item, Problem):
             answer.problem_count += 1
             if len(answer.problems) < _PROBLEMS_SHOWN:

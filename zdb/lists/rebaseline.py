@@ -22,7 +22,9 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.formats.dsb_files import Codec
 from zdb.formats.list_model import ListMember
 from zdb.formats.list_reader import read_rating_list
+from zdb.formats.read_limits import ReadRefusedError
 from zdb.lists.models import ListBaseline
+from zdb.lists.upload_refusals import refusal_error
 from zdb.messages import Message
 from zdb.players.service import pkz_by_external_id
 from zdb.ratings.models import StartRatingRow
@@ -33,7 +35,10 @@ __all__ = ["rebaseline"]
 
 def rebaseline(session: Session, data: bytes, *, file: str, day: date, codec: Codec | None = None) -> int:
     """Set the starting states; answers how many were set."""
-    rating_list = read_rating_list(data, codec, name=file)
+    try:
+        rating_list = read_rating_list(data, codec, name=file)
+    except ReadRefusedError as error:
+        raise refusal_error(error) from None
     if rating_list.problems:
         raise ValidationError([ValidationProblem(f"{p.file}:{p.line}", p.message) for p in rating_list.problems])
     if not rating_list.people:

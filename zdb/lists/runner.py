@@ -28,13 +28,16 @@ from typing import Any
 from sqlalchemy import Engine, select, update
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from zdb.config import settings
 from zdb.db import is_postgres, unit_of_work
 from zdb.errors import DomainError, ValidationError
+from zdb.formats.read_limits import ReadLimits
 from zdb.lists.difference import Difference
 from zdb.lists.fide_import import FideEdition, import_fide_list
 from zdb.lists.fide_upload import fide_lines
 from zdb.lists.models import ListImport
 from zdb.lists.service import ListProblemsError, import_rating_list, phases
+from zdb.lists.upload_refusals import upload_limits
 from zdb.messages import Message
 
 __all__ = ["heartbeat", "run_list_import"]
@@ -104,7 +107,9 @@ def _end(engine: Engine, import_id: int, *, keep: bool = False, **values: object
         )
 
 
-def _import_list(engine: Engine, record: ListImport, payload: bytes, import_id: int) -> Difference:
+def _import_list(
+    engine: Engine, record: ListImport, payload: bytes, import_id: int, limits: ReadLimits | None
+) -> Difference:
     with unit_of_work(engine) as session:
         return import_rating_list(
             session,
@@ -118,10 +123,11 @@ def _import_list(engine: Engine, record: ListImport, payload: bytes, import_id: 
             import_id=None if record.dry_run else import_id,
             actor_token_id=record.actor_token_id,
             progress=_progress_writer(engine, import_id),  # type: ignore[arg-type]
+            limits=limits or upload_limits(settings(), "list"),
         )
 
 
-def _import_fide(engine: Engine, record: ListImport, payload: bytes) -> FideEdition:
+def _import_fide(engine: Engine, record: ListImport, payload: bytes, limits: ReadLimits | None) -> FideEdition:
     """FIDE's list as the edition of the upload's date; its progress counts the players read (the
     total is not known before the end of the file)."""
     write = _progress_writer(engine, record.id)
@@ -133,7 +139,8 @@ def _import_fide(engine: Engine, record: ListImport, payload: bytes) -> FideEdit
         if write is not None:
             write(read, 0)  # type: ignore[operator]
 
-    with unit_of_work(engine) as session, fide_lines(payload, record.file_name) as (lines, name):
+    bounds = limits or upload_limits(settings(), "fide")
+    with unit_of_work(engine) as session, fide_lines(payload, record.file_name, bounds) as (lines, name):
         return import_fide_list(
             session,
             lines,
@@ -142,6 +149,7 @@ def _import_fide(engine: Engine, record: ListImport, payload: bytes) -> FideEdit
             dry_run=record.dry_run,
             skip_problems=record.skip_problems,
             progress=progress,
+            limits=bounds,
         )
 
 
@@ -149,8 +157,11 @@ def _refusal(place: str, text: str | Message) -> dict[str, Any]:
     return {"place": place, "text": text.as_json() if isinstance(text, Message) else text}
 
 
-def run_list_import(engine: Engine, import_id: int, *, heartbeat_seconds: float = 15.0) -> str:
-    """Run the import ``import_id`` if it is waiting; its status afterwards."""
+def run_list_import(
+    engine: Engine, import_id: int, limits: ReadLimits | None = None, *, heartbeat_seconds: float = 15.0
+) -> str:
+    """Run the import ``import_id`` if it is waiting; its status afterwards. ``limits`` bound its
+    reading (default: from the settings, the deadline starting now)."""
     with unit_of_work(engine) as session:
         record = session.execute(select(ListImport).where(ListImport.id == import_id).with_for_update()).scalar()
         if record is None:
@@ -162,9 +173,9 @@ def run_list_import(engine: Engine, import_id: int, *, heartbeat_seconds: float 
     try:
         with heartbeat(engine, import_id, heartbeat_seconds):
             if record.kind == "fide":
-                answer: Difference | FideEdition = _import_fide(engine, record, payload)
+                answer: Difference | FideEdition = _import_fide(engine, record, payload, limits)
             else:
-                answer = _import_list(engine, record, payload, import_id)
+                answer = _import_list(engine, record, payload, import_id, limits)
     except ListProblemsError as error:
         _end(engine, import_id, status="refused", result=error.difference.as_json())
         return "refused"
@@ -179,10 +190,14 @@ def run_list_import(engine: Engine, import_id: int, *, heartbeat_seconds: float 
     except (OperationalError, InterfaceError):
         _release(engine, import_id)  # the database was out of reach: the task's retry runs it again
         raise
-    except Exception as error:
+    except Exception:
+        # a bug, not the file's fault: the exception goes to the log (and the task's failure),
+        # never to the import's row, which staff read; the file is kept, staff may run it again
         _log.exception("list import %s failed", import_id)
-        # the file is kept: the rating office may run the import again
-        _end(engine, import_id, keep=True, status="failed", error=f"{type(error).__name__}: {error}")
+        failure = Message(
+            "the import failed unexpectedly; the service's log has the details (import {id})", id=import_id
+        )
+        _end(engine, import_id, keep=True, status="failed", error=str(failure), refusal=[_refusal("", failure)])
         raise
     # a dry run keeps the file, so that exactly the file whose difference was shown can be applied
     day = answer.edition if isinstance(answer, FideEdition) else answer.list_date

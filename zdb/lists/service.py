@@ -19,10 +19,12 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.formats.dsb_files import Codec
 from zdb.formats.list_model import Problem, RatingList
 from zdb.formats.list_reader import read_rating_list
+from zdb.formats.read_limits import ReadLimits, ReadRefusedError
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListImport
 from zdb.lists.sync_plan import plan_sync
 from zdb.lists.sync_writes import WRITE_STEPS, write_sync
+from zdb.lists.upload_refusals import refusal_error
 from zdb.messages import Message
 
 __all__ = ["CODECS", "PHASES", "ListProblemsError", "import_rating_list", "list_date_of", "phase_of", "phases"]
@@ -100,10 +102,13 @@ def import_rating_list(
     import_id: int | None = None,
     actor_token_id: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    limits: ReadLimits | None = None,
 ) -> Difference:
     """Sync the register with the rating-list ZIP ``data``; the difference it made (or, in a
     dry run, would make). ``import_id`` names the import's row; without one, an applied import
-    records a row of its own. ``progress(done, total)`` follows its phases (``PHASES``)."""
+    records a row of its own. ``progress(done, total)`` follows its phases (``PHASES``).
+    ``limits`` bound the reading (default: ``ReadLimits()``); a ZIP that is malformed or exceeds
+    them is refused (``ValidationError`` naming the bound)."""
     total = phases(dry_run=dry_run)
 
     def report(done: int) -> None:
@@ -111,13 +116,21 @@ def import_rating_list(
             progress(done, total)
 
     report(0)
-    rating_list = read_rating_list(data, codec, name=file)
+    bounds = limits or ReadLimits()
+    try:
+        rating_list = read_rating_list(data, codec, name=file, limits=bounds)
+    except ReadRefusedError as error:
+        raise refusal_error(error) from None
     if not rating_list.members and not rating_list.problems:
         empty = Problem("spieler.csv", 0, "", "no membership in the list")
         rating_list = RatingList((), (), (), (), (empty,), rating_list.formats, rating_list.stamp)
     day = list_date_of(rating_list, list_date)
     report(1)
     plan = plan_sync(session, rating_list, day, file, dry_run=dry_run)
+    try:
+        bounds.check_deadline(file)  # the reading and the plan took the run time: nothing is written
+    except ReadRefusedError as error:
+        raise refusal_error(error) from None
     difference = plan.difference
     difference.problems = [str(p) for p in plan.problems]
     # exactly the lines the plan leaves out and stores (a problem on a line the plan takes, such

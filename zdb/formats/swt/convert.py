@@ -33,7 +33,8 @@ from zdb.formats.swt.layout import TOURNAMENT_MODES
 from zdb.formats.swt.model import SwtFile, SwtGeneral, SwtPairing, SwtPlayer, SwtTeam
 from zdb.formats.swt.reader import GENERAL_RECORD, version_text
 from zdb.formats.swt.values import TEXT_ENCODING
-from zdb.formats.trf.dates import parse_birth
+from zdb.formats.trf.controls import control_character
+from zdb.formats.trf.dates import PLAUSIBLE_YEARS, parse_birth
 from zdb.formats.trf.games import ASYMMETRIC, RESULT_PAIRS
 from zdb.formats.trf.model import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.problems import Problems
@@ -203,6 +204,9 @@ class _Converter:
                 )
         if not swt.name:
             self.problems.warning(None, Message("the player has no name"), field="Spielername", record=record)
+        control = control_character(swt.name)
+        if control is not None:  # ESC and its kind: a damaged file (the name ends at a NUL, as Swiss-Chess writes it)
+            self.problems.error(None, control[1], field="Spielername", record=record)
         sex = _SEX.get(swt.attribute.lower())
         title = swt.title.upper() if swt.title.upper() in _TITLES else (swt.title or None)
         cells = []
@@ -266,7 +270,20 @@ class _Converter:
         found = []
         for text, name in ((self.general.start_date, "Datum Start"), (self.general.end_date, "Datum Ende")):
             value = _day(text)
-            if text and value is None:
+            if value is not None and not PLAUSIBLE_YEARS[0] <= value.year <= PLAUSIBLE_YEARS[1]:
+                self.problems.error(
+                    None,
+                    Message(
+                        "{text!r} is not a plausible date: a tournament's dates lie between {first} and {last}",
+                        text=text,
+                        first=PLAUSIBLE_YEARS[0],
+                        last=PLAUSIBLE_YEARS[1],
+                    ),
+                    field=name,
+                    record=GENERAL_RECORD,
+                )
+                value = None
+            elif text and value is None:
                 self.problems.warning(
                     None,
                     Message("{text!r} is not a date (DD.MM.YYYY); ignored", text=text),

@@ -17,7 +17,11 @@ Two-digit years are 2000-2069 or 1970-1999. Choices:
   and harmless);
 * digits that give no valid date (``2024/13/45``): error naming the field and the text;
 * an order that is not the spec's (``YY.DD.MM``, ``MM/DD/YYYY``) or a reading that stays
-  ambiguous after the checks above: warning that states the reading used.
+  ambiguous after the checks above: warning that states the reading used;
+* a valid date outside the plausible years (a tournament or round date before 1900 or after
+  2099, such as ``0001/01/01``; a birth year before 1850 or after 2099, the bounds of the
+  rating list's reader): error naming the field and the text. A rating officer reads such a
+  date as a placeholder or a typing error, never as a date to order the time line by.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from itertools import pairwise, product
 from zdb.formats.trf.problems import Problems
 from zdb.messages import Message
 
-__all__ = ["DateEntry", "parse_birth", "resolve_dates"]
+__all__ = ["PLAUSIBLE_YEARS", "DateEntry", "parse_birth", "resolve_dates"]
 
 _MONTHS = {
     name: number
@@ -62,6 +66,10 @@ _DAY_FIRST = re.compile(r"^([0-9]{1,2})\.?\s+([^\W\d_]+)\.?,?\s+([0-9]{4})$")
 _YEAR_LAST_ORDERS = ("DMY", "MDY")
 _SHORT_ORDERS = ("YMD", "DMY", "YDM")
 _LONGEST = 400  # days: the longest plausible span of one tournament's dates
+_FIRST_YEAR, _LAST_YEAR = 1900, 2099  # of a tournament's and its rounds' dates
+#: the first and last year of a tournament's plausible dates
+PLAUSIBLE_YEARS = (_FIRST_YEAR, _LAST_YEAR)
+_FIRST_BIRTH_YEAR, _LAST_BIRTH_YEAR = 1850, 2099
 _ORDER_NAMES = {
     "DMY4": "DD.MM.YYYY",
     "MDY4": "MM/DD/YYYY",
@@ -209,7 +217,18 @@ def resolve_dates(entries: list[DateEntry], problems: Problems) -> list[date | N
             problems.error(
                 entry.line, Message("{text!r} is not a valid date", text=entry.text.strip()), field=entry.field
             )
-    return values
+        elif value is not None and not _FIRST_YEAR <= value.year <= _LAST_YEAR:
+            problems.error(
+                entry.line,
+                Message(
+                    "{text!r} is not a plausible date: a tournament's dates lie between {first} and {last}",
+                    text=entry.text.strip(),
+                    first=_FIRST_YEAR,
+                    last=_LAST_YEAR,
+                ),
+                field=entry.field,
+            )
+    return [value if value is None or _FIRST_YEAR <= value.year <= _LAST_YEAR else None for value in values]
 
 
 def _order(reading: _Reading, kind: str) -> str:
@@ -265,7 +284,7 @@ def parse_birth(text: str) -> tuple[int | None, date | None, Message | None]:
     if not s or set(s) <= set("0./- "):
         return None, None, None
     if re.fullmatch(r"[0-9]{4}", s):
-        return int(s), None, None
+        return _plausible_birth(int(s), None, s)
     if match := re.fullmatch(r"([0-9]{4})[./-]([0-9]{1,2})[./-]([0-9]{1,2})", s):
         year, month, day = (int(g) for g in match.groups())
     elif match := re.fullmatch(r"([0-9]{1,2})[./-]([0-9]{1,2})[./-]([0-9]{4})", s):
@@ -273,8 +292,20 @@ def parse_birth(text: str) -> tuple[int | None, date | None, Message | None]:
     else:
         return None, None, Message("birth date {text!r} is not a date", text=s)
     if month == 0 and day == 0:
-        return year, None, None
+        return _plausible_birth(year, None, s)
     value = _make(year, month, day)
     if value is None:
         return None, None, Message("birth date {text!r} is not a valid date", text=s)
-    return year, value, None
+    return _plausible_birth(year, value, s)
+
+
+def _plausible_birth(year: int, value: date | None, text: str) -> tuple[int | None, date | None, Message | None]:
+    if _FIRST_BIRTH_YEAR <= year <= _LAST_BIRTH_YEAR:
+        return year, value, None
+    message = Message(
+        "birth date {text!r} is not plausible: a birth year lies between {first} and {last}",
+        text=text,
+        first=_FIRST_BIRTH_YEAR,
+        last=_LAST_BIRTH_YEAR,
+    )
+    return None, None, message

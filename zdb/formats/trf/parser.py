@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from zdb.formats.trf.checks import check_document
 from zdb.formats.trf.codes import FEDERATIONS, HEADER_CODES, KEPT_CODES
+from zdb.formats.trf.controls import control_character, field_at
 from zdb.formats.trf.dates import DateEntry, resolve_dates
 from zdb.formats.trf.decode import decode, split_lines
 from zdb.formats.trf.finished import Announcement, check_finished
@@ -33,6 +34,7 @@ __all__ = ["parse_trf"]
 _CODE = re.compile(r"[0-9A-Z]{3}")
 _RULER = re.compile(r"[0-9 ]+")
 _INT_PREFIX = re.compile(r"\s*([0-9]{1,9})")
+_POINTS_COLUMN = 81
 
 
 class _Reader:
@@ -49,12 +51,18 @@ class _Reader:
         self.bye_records: list[TrfByeRecord] = []
         self.extensions: dict[str, list[tuple[int, str]]] = {}
         self.records: list[TrfRecord] = []
+        self.cut: dict[int, int] = {}  # player lines that end before the round cells: line -> last column
 
     def line(self, lineno: int, raw: str) -> None:
-        line = raw.rstrip()
+        line = raw.rstrip().rstrip("\x1a")  # Ctrl-Z: the end-of-file mark of DOS programs
         if not line.strip() or line.startswith("###"):
             return
         code = line[:3]
+        control = control_character(line)
+        if control is not None:
+            column, message = control
+            player_line = code == "001" or (code in FEDERATIONS and start_number(line) is not None)
+            self.problems.error(lineno, message, field=field_at(code, column, player_line), column=column)
         if (len(line) > 3 and line[3] != " ") or not _CODE.fullmatch(code):
             if _RULER.fullmatch(line):
                 return  # a column ruler such as "0123456789..." or "         1         2"
@@ -72,6 +80,8 @@ class _Reader:
             parsed = parse_player(line, lineno, self.problems)
             if parsed is not None:
                 self.players.append((parsed.player, parsed.unreadable_rounds))
+                if parsed.ends_before_rounds is not None:
+                    self.cut[lineno] = parsed.ends_before_rounds
         elif code in HEADER_CODES:
             if code == "132" and self.round_dates_line is None:
                 self.round_dates_line = (lineno, line)
@@ -236,6 +246,7 @@ class _Reader:
         if not players:
             self.problems.error(None, Message("the file has no readable player lines (001)"), field="001")
         rounds = max((_last_used(p.cells) for p in players), default=0)
+        self._cut_off(players, rounds)
         players = [_pad_cells(p, rounds) for p in players]
         by_no = {p.start_no: p for p in players}
         for record in self.national:
@@ -293,6 +304,27 @@ class _Reader:
         unfinished = check_finished(doc, self._announcements(declared, xxr, len(round_dates)), self.problems)
         check_document(doc, self.teams_013, unreadable, counts, self.problems, unfinished=unfinished)
         return doc
+
+    def _cut_off(self, players: list[TrfPlayer], rounds: int) -> None:
+        """Player lines cut off before their round cells, in a tournament with rounds: those that
+        end before the points (column 81) and those whose points claim games they do not show.
+        A line with its points (0) and no cells is a player who played no round (writers trim
+        the blank cells); anything shorter was cut, and its games would be read as none."""
+        for player in players:
+            ends = self.cut.get(player.line)
+            if ends is None or not rounds or (ends >= _POINTS_COLUMN and not player.points):
+                continue
+            self.problems.error(
+                player.line,
+                Message(
+                    "the player line ends at column {column}, before the round results (from column {start}): "
+                    "it is cut off",
+                    column=ends,
+                    start=ROUND_START,
+                ),
+                field="rounds",
+                column=ends + 1,
+            )
 
     def _announcements(self, declared: int | None, xxr: int | None, dated: int) -> list[Announcement]:
         """The records that say how many rounds there are, with their lines (see ``finished.py``)."""

@@ -56,6 +56,7 @@ def is_int(text: str) -> bool:
 class ParsedPlayer:
     player: TrfPlayer
     unreadable_rounds: frozenset[int]  # cells that could not be read (already reported)
+    ends_before_rounds: int | None = None  # the line's last column, when it ends before the round cells
 
 
 def _cols(line: str, first: int, last: int) -> str:
@@ -246,7 +247,8 @@ def parse_player(line: str, lineno: int, problems: Problems) -> ParsedPlayer | N
         rank=_number(rank_text, lineno, Message("rank"), problems, error=False),
         cells=tuple(cells),
     )
-    return ParsedPlayer(player, frozenset(unreadable))
+    ends = len(line.rstrip())
+    return ParsedPlayer(player, frozenset(unreadable), ends if ends < ROUND_START else None)
 
 
 def parse_national(line: str, lineno: int, problems: Problems) -> TrfNationalRecord | None:
