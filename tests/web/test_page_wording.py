@@ -23,6 +23,10 @@ from zdb.web.formatting import format_count, format_moment, format_number
 INTERNAL = re.compile(r"\bseed\b|\bseed0|\bGeneration\b|\bstage[12]\b|\bestablished\b", re.IGNORECASE)
 
 
+#: a sentence's end glued to the next word
+GLUED = re.compile(r"\w[a-zäöüß)][.:;][A-ZÄÖÜ]\w")
+
+
 @pytest.fixture
 def evaluated(database_url: str) -> World:
     made = build_world(database_url)
@@ -64,11 +68,13 @@ def test_a_late_tournaments_pages_agree_with_their_numbers(evaluated: World) -> 
     assert impact["tournaments"] == 1 and impact["moved"] >= 2
 
     follow = text_of(signed_in(world).get(f"/referee/tournaments/{tid}").text)
-    assert "Die Neuberechnung hat 1 Turnier neu ausgewertet." in follow
+    assert "Die Neuberechnung hat 1 Turnier neu ausgewertet. Sie hat" in follow  # a space between sentences
     assert f"Sie hat die Wertungszahlen von {impact['moved']} Spielern verändert." in follow
     assert " 0 Spieler" not in follow and "Turniere neu" not in follow
 
     public = text_of(world.client.get(f"/tournaments/{tid}").text)
+    for text in (follow, public):  # no sentence glued to the next ("verändert.Die")
+        assert not GLUED.search(text), GLUED.search(text)
     assert "Ihre" not in public
     assert (
         f"Die letzte Auswertung des Turniers hat die Wertungszahlen von {impact['moved']} Spielern verändert." in public

@@ -3,6 +3,8 @@ it would change (nothing stored), applies exactly that file, and sees what it ch
 
 from __future__ import annotations
 
+import re
+
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
@@ -11,6 +13,7 @@ from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
+from zdb.lists.models import ListImport
 from zdb.lists.runner import run_list_import
 from zdb.players.models import Player
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
@@ -58,3 +61,23 @@ def test_the_page_is_for_admins(postgres_url: str) -> None:
     app = create_app(Settings(database_url=postgres_url), recalculation=False)
     client = TestClient(app, follow_redirects=False)
     assert client.get("/staff/lists").headers["location"].startswith("/referee/sign-in")
+
+
+def test_a_lists_many_problems_are_paged_and_counted_in_german(postgres_url: str) -> None:
+    problems = [f"spieler.csv line {n}: the club 99999 is not known" for n in range(2, 1202)]
+    with unit_of_work(engine_for(postgres_url)) as session:
+        admin = create_token(session, "admin", label="staff").secret
+        record = ListImport(
+            kind="list", file_name="broken.zip", status="done", dry_run=True, result={"problems": problems}
+        )
+        session.add(record)
+        session.flush()
+        import_id = record.id
+    client = TestClient(create_app(Settings(database_url=postgres_url), recalculation=False), follow_redirects=False)
+    assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
+    first = client.get(f"/staff/lists/{import_id}")
+    shown = re.findall(r"<li>spieler.csv line (\d+):", first.text)
+    assert shown == [str(n) for n in range(2, 52)]  # 50 to a page, not all 1,200
+    assert "Probleme (1.200)" in text_of(first.text) and "Probleme 1 bis 50 von 1.200" in text_of(first.text)
+    last = client.get(f"/staff/lists/{import_id}", params={"page": 24})
+    assert re.findall(r"<li>spieler.csv line (\d+):", last.text)[-1] == "1201"
