@@ -70,3 +70,9 @@ def test_a_cut_swt_gets_only_its_own_message(fresh: World) -> None:
     errors = _errors(_send(fresh, "POST", "/preview/trf", swt[: len(swt) // 2], form="Herbst.SWT"))
     assert list(errors) == ["general data"], errors
     assert "cut off" in errors["general data"]
+
+
+def test_a_trf_uploads_query_parameters_are_answered_as_a_json_body_is(fresh: World) -> None:
+    errors = _errors(_post_trf(fresh, _german_trf(fresh), end_date="26.11.2026", youth_u12="maybe"))
+    assert errors["query.end_date"] == '"26.11.2026" is not a date in the form YYYY-MM-DD, e.g. 2026-11-26'
+    assert errors["query.youth_u12"] == '"maybe" is neither true nor false; write true or false without quotes'

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
 from zdb.rating import InvalidInputError
+from zdb.tournaments.json_messages import submission_field_problem
 
 __all__ = [
     "PROBLEM_MEDIA_TYPE",
@@ -170,7 +171,13 @@ def _place(location: Sequence[Any]) -> str:
 
 async def _validation(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
-    errors = [(_place(e.get("loc", ())), str(e.get("msg", "invalid"))) for e in error.errors()]
+    # A tournament's field given as a query parameter (a TRF upload's end_date) is answered as in
+    # a JSON body: the value, the form expected and an example, not the framework's words.
+    submission = request.url.path.startswith("/api/v1/tournaments")
+    errors = [
+        (_place(e.get("loc", ())), str((submission and submission_field_problem(e)) or e.get("msg", "invalid")))
+        for e in error.errors()
+    ]
     names = ", ".join(place for place, _ in errors)
     return problem_response(request, 422, "invalid-request", f"invalid: {names}", errors=errors)
 

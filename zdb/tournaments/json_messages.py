@@ -22,7 +22,7 @@ from zdb.errors import ValidationProblem
 from zdb.messages import Message
 from zdb.tournaments.submission_schemas import GameIn, PlayerIn, TournamentIn
 
-__all__ = ["json_problem", "json_problems"]
+__all__ = ["json_problem", "json_problems", "submission_field_problem"]
 
 _GERMAN_DATE = re.compile(r"\s*([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})\s*")
 _QUOTED = re.compile(r"'([^']*)'")
@@ -176,6 +176,16 @@ def json_problem(error: Any) -> Message | str:
         text = reason.args[0] if isinstance(reason, ValueError) and reason.args else reason
         return Message("{value} is not accepted: {reason}", value=shown, reason=text)
     return str(error["msg"])
+
+
+def submission_field_problem(error: Any) -> Message | None:
+    """The text of a submission's query parameter the framework refused (``end_date`` of a TRF
+    upload), when the parameter is one of a tournament's fields; None for any other."""
+    names = [part for part in error.get("loc", ()) if isinstance(part, str)]
+    if len(names) < 2 or names[-1] not in TournamentIn.model_fields:
+        return None
+    text = json_problem(error)
+    return text if isinstance(text, Message) else None
 
 
 def json_problems(error: pydantic.ValidationError, prefix: str = "body") -> list[ValidationProblem]:
