@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -23,6 +24,7 @@ from zdb.web.formatting import format_count, format_moment, format_number
 INTERNAL = re.compile(r"\bseed\b|\bseed0|\bGeneration\b|\bstage[12]\b|\bestablished\b", re.IGNORECASE)
 
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "zdb" / "examples"
 #: a sentence's end glued to the next word
 GLUED = re.compile(r"\w[a-zäöüß)][.:;][A-ZÄÖÜ]\w")
 
@@ -106,6 +108,10 @@ def test_no_internal_words_and_the_fcr_explained(evaluated: World) -> None:
     for command in (["simulate", "--help"], ["rate", "--help"], ["--help"]):
         helped = CliRunner().invoke(main, command)
         assert helped.exit_code == 0 and "seed 00" not in helped.output, helped.output
+    # the referee's DWZ calculator names each player's stage in words, not the engine's codes
+    table = CliRunner().invoke(main, ["rate", "--table", str(EXAMPLES / "club-championship.json")])
+    assert table.exit_code == 0 and not INTERNAL.search(table.output), table.output
+    assert " rated " in table.output
 
 
 def test_the_referees_tournaments_are_paged(evaluated: World) -> None:
