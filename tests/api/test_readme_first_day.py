@@ -23,8 +23,9 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 def _first_day_body() -> dict[str, object]:
     text = README.read_text(encoding="utf-8")
-    block = re.search(r"where `first-day.json` is\n\n```json\n(.*?)```", text, re.DOTALL)
+    block = re.search(r"where `examples/first-day.json` is\n\n```json\n(.*?)```", text, re.DOTALL)
     assert block is not None, "README's first-day.json block"
+    assert block.group(1) == (README.parent / "examples" / "first-day.json").read_text(encoding="utf-8")
     body: dict[str, object] = json.loads(block.group(1))
     return body
 

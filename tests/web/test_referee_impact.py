@@ -50,8 +50,15 @@ def test_the_referee_sees_the_impact_of_his_submission(evaluated: World) -> None
     assert impact["moved"] >= 1
     changes = world.get(f"/recalculation/runs/{impact['id']}/changes", limit=10).json()["items"]
     page = client.get(f"/referee/tournaments/{tid}").text
-    assert f"neu ausgewertet und {impact['moved']} Spieler bewegt" in text_of(page)
+    assert f"Sie hat die Wertungszahlen von {impact['moved']} Spielern verändert." in text_of(page)
     assert f'href="/api/v1/tournaments/{tid}/impact"' in page
     shown = rows_of(page, "impact")
     assert [row[0] for row in shown] == [c["name"] for c in changes]
-    assert [row[3] for row in shown] == [f"{c['change']:+d}" if c["change"] is not None else "–" for c in changes]
+    # a real minus sign, as every change on the pages
+    assert [row[3] for row in shown] == [_signed(c["change"]) for c in changes]
+
+
+def _signed(change: int | None) -> str:
+    if change is None:
+        return "–"
+    return "±0" if change == 0 else f"+{change}" if change > 0 else f"\u2212{-change}"

@@ -3,6 +3,7 @@ it would change (nothing stored), applies exactly that file, and sees what it ch
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from fastapi.testclient import TestClient
@@ -15,6 +16,7 @@ from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
+from zdb.lists.models import ListImport
 from zdb.lists.runner import run_list_import
 from zdb.players.models import Membership, Player
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
@@ -88,3 +90,25 @@ def test_the_page_counts_the_lines_stored_left_out_and_the_warnings(postgres_url
     assert stored == len(data.members)
     assert f"Gespeicherte Zeilen: {stored} · ausgelassen: 1 · Hinweise: 3" in page
     assert "Hinweise (3)" in page and f"Letzte Auswertung: {lagging.person_id}" in page
+
+
+def test_a_lists_many_problems_are_paged_and_counted_in_german(postgres_url: str) -> None:
+    problems = [f"spieler.csv line {n}: the club 99999 is not known" for n in range(2, 1202)]
+    with unit_of_work(engine_for(postgres_url)) as session:
+        admin = create_token(session, "admin", label="staff").secret
+        record = ListImport(
+            kind="list", file_name="broken.zip", status="done", dry_run=True, result={"problems": problems}
+        )
+        session.add(record)
+        session.flush()
+        import_id = record.id
+    client = TestClient(
+        create_app(Settings(database_url=postgres_url), recalculation=False), follow_redirects=False, headers=SAME_SITE
+    )
+    assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
+    first = client.get(f"/staff/lists/{import_id}")
+    shown = re.findall(r"<li>spieler.csv line (\d+):", first.text)
+    assert shown == [str(n) for n in range(2, 52)]  # 50 to a page, not all 1,200
+    assert "Probleme (1.200)" in text_of(first.text) and "Probleme 1 bis 50 von 1.200" in text_of(first.text)
+    last = client.get(f"/staff/lists/{import_id}", params={"page": 24})
+    assert re.findall(r"<li>spieler.csv line (\d+):", last.text)[-1] == "1201"

@@ -31,6 +31,7 @@ from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.endpoints.dependencies import ISO_8601_ERROR
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
 from zdb.rating import InvalidInputError
+from zdb.tournaments.json_messages import submission_field_problem
 
 __all__ = [
     "PROBLEM_MEDIA_TYPE",
@@ -172,7 +173,13 @@ def _place(location: Sequence[Any]) -> str:
 async def _validation(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     found = error.errors()
-    errors = [(_place(e.get("loc", ())), str(e.get("msg", "invalid"))) for e in found]
+    # A tournament's field given as a query parameter (a TRF upload's end_date) is answered as in
+    # a JSON body: the value, the form expected and an example, not the framework's words.
+    submission = request.url.path.startswith("/api/v1/tournaments")
+    errors = [
+        (_place(e.get("loc", ())), str((submission and submission_field_problem(e)) or e.get("msg", "invalid")))
+        for e in found
+    ]
     names = ", ".join(place for place, _ in errors)
     if found and all(e.get("type") == ISO_8601_ERROR for e in found):
         # a date or date-time that is not ISO 8601 (changed_since=0.5): the request is malformed

@@ -163,7 +163,7 @@ def simulation_table(simulation: Simulation, approximations: tuple[Approximation
     text = "\n".join(lines) + "\n\n" + format_table(header, rows, right)
     if approximations:
         items = [f"{item.scale.value} ≈ {_number(item.value)} ({'; '.join(item.formulas)})" for item in approximations]
-        text += f"\n\nApproximate equivalents of {request.rating} (seed 002, approximations only): " + ", ".join(items)
+        text += f"\n\nApproximate equivalents of {request.rating} (approximations only): " + ", ".join(items)
     return text
 
 
@@ -220,7 +220,8 @@ def simulate_command(
     fide_rules: str | None,
     as_json: bool,
 ) -> None:
-    """A player's new rating for every score from 0 to n in half points (seed 003).
+    """A player's new rating for every score from 0 to n in half points: DWZ, FIDE Elo, FCR (the
+    Freechess rating of the online server Freechess) and the historical Ingo number.
 
     Example: zdb simulate --rating 1896 --index 21 --age 26 --opponents 1432,1806,1808,1877,1772
     --end-date 2020-05-01

@@ -30,6 +30,10 @@ def _rating(rating: int | None, index: int | None) -> str:
     return "" if rating is None else f"{rating}-{index}"
 
 
+#: a participant's place in spec §9's selection, in the referee's words (the codes are the engine's)
+STAGE_WORDS = {"established": "rated", "stage1": "newcomer 1", "stage2": "newcomer 2", "unrated": "not rated"}
+
+
 def evaluation_table(tournament: Tournament, evaluation: TournamentEvaluation) -> str:
     """The evaluation as a referee reads it: R0-i, W/n, We, E or K, Rh, Rn-i, per player."""
     coefficient = "E" if evaluation.rule_set == "classic" else "K"
@@ -53,7 +57,7 @@ def evaluation_table(tournament: Tournament, evaluation: TournamentEvaluation) -
         rows.append(
             [
                 row.pid,
-                row.stage.value,
+                STAGE_WORDS.get(row.stage.value, row.stage.value),
                 _rating(row.r0, row.i0),
                 f"{row.w:g}",
                 str(row.n),

@@ -263,7 +263,22 @@ def _from_trf(document: TrfDocument, meta: TrfMeta) -> _Draft:
         problems=[_trf_problem(p) for p in (*document.errors, *document.warnings) if _refuses(p)],
         warnings=[_trf_problem(p) for p in document.warnings if not _refuses(p)],
         check_pairs=False,
+        broken=_unread_records(document, meta),
     )
+
+
+def _unread_records(document: TrfDocument, meta: TrfMeta) -> frozenset[str]:
+    """The fields a file refused as a whole (cut off, of another Swiss-Chess version, no
+    tournament file at all) would have given: its error is the answer, and the records it could
+    not give are no further problems (a cut SWT is not also "lacking record 052")."""
+    if document.players or document.header or not document.errors:
+        return frozenset()
+    unread = {"start_date", "round_dates"}
+    if not meta.end_date:
+        unread.add("end_date")
+    if not meta.time_control:
+        unread.add("time_control")
+    return frozenset(unread)
 
 
 def _refuses(problem: TrfProblem) -> bool:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import pydantic
 
 from zdb.errors import ValidationProblem
+from zdb.tournaments.json_messages import json_problems
 from zdb.tournaments.submission_schemas import GameIn, PlayerIn, TournamentIn
 
 __all__ = ["JsonTournament", "json_problems", "read_tournament_json"]
@@ -42,16 +43,6 @@ class JsonTournament:
     def federation(self) -> str | None:
         """The organising federation, if it could be read (to authorise the caller)."""
         return None if "federation" in self.broken else self.head.federation
-
-
-def json_problems(error: pydantic.ValidationError, prefix: str = "body") -> list[ValidationProblem]:
-    problems = []
-    for item in error.errors():
-        place = prefix
-        for part in item["loc"]:
-            place += f"[{part}]" if isinstance(part, int) else f".{part}"
-        problems.append(ValidationProblem(place, item["msg"]))
-    return problems
 
 
 def read_tournament_json(raw: Any) -> JsonTournament:

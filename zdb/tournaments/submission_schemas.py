@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from zdb.messages import Message
 from zdb.tournaments.schemas import EvaluationFigures
 
 __all__ = [
@@ -32,7 +33,7 @@ def _printable(value: str) -> str:
     # A NUL or another control character in a name is a broken file or client, never a name
     # (and PostgreSQL cannot store a NUL in a text).
     if not value.isprintable():
-        raise ValueError("must not contain control characters (tab, newline, NUL, ...)")
+        raise ValueError(Message("must not contain control characters (tab, newline, NUL, ...)"))
     return value
 
 

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from zdb.messages import Message
-from zdb.web.formatting import format_day, format_moment, format_number, signed
+from zdb.web.formatting import format_count, format_day, format_moment, format_number, signed
 from zdb.web.i18n import LANGUAGES, language_of, mark, translations
 from zdb.web.words import word
 
@@ -48,7 +48,13 @@ def _moment(context: Context, value: datetime | None) -> str:
     return format_moment(value, context["lang"])
 
 
+@pass_context
+def _count(context: Context, value: int | None) -> str:
+    return format_count(value, context["lang"])
+
+
 environment.filters["number"] = _number
+environment.filters["count"] = _count
 environment.filters["day"] = _day
 environment.filters["moment"] = _moment
 environment.filters["signed"] = signed

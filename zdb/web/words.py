@@ -20,7 +20,7 @@ WORDS: dict[str, str] = {
     "wo2026": mark("Rating Regulations 2026 (factor K)"),
     "fide-2024": mark("FIDE rules of March 2024"),
     "fide-2025-10": mark("FIDE rules of October 2025"),
-    "fcr-seed003": mark("FCR rules"),
+    "fcr-seed003": mark("FCR: the Freechess rating of the online server Freechess"),
     "ingo-seed002": mark("Ingo rules"),
     # the conversion of every rating to the 2026 rules (zdb.rating.rulesets.CONVERSIONS)
     "conversion-2026": mark("every rating converted to the Rating Regulations 2026"),

@@ -81,7 +81,8 @@ class _Document(RootModel[dict[str, Any]]):
 
 
 class SimulationBody(BaseModel):
-    """The player and his opponents; ratings on each system's own scale (seed 003)."""
+    """The player and his opponents; ratings on each system's own scale (DWZ, FIDE Elo, FCR: the Freechess
+    rating of the online server Freechess, Ingo)."""
 
     rating: int = Field(gt=0, examples=[1600])
     opponents: list[int] = Field(min_length=1, max_length=60, examples=[[1700, 1550, 1620]])

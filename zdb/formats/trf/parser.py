@@ -10,6 +10,7 @@ from types import MappingProxyType
 from zdb.formats.trf.checks import check_document
 from zdb.formats.trf.codes import FEDERATIONS, HEADER_CODES, KEPT_CODES
 from zdb.formats.trf.controls import control_character, field_at
+from zdb.formats.trf.cut_off import cut_off_line, cut_off_message
 from zdb.formats.trf.dates import DateEntry, resolve_dates
 from zdb.formats.trf.decode import decode, split_lines
 from zdb.formats.trf.finished import Announcement, check_finished
@@ -386,6 +387,12 @@ def parse_trf(data: bytes | str) -> TrfDocument:
     problems = Problems()
     text, encoding = decode(data, problems)
     lines, line_endings = split_lines(text)
+    cut = cut_off_line(text, lines)
+    if cut is not None:
+        # Nothing of a cut file is read: what else could be said of it follows from the cut.
+        only = Problems()
+        only.error(cut, cut_off_message(lines[cut - 1]))
+        return TrfDocument(encoding=encoding, line_endings=line_endings, problems=only.result())
     reader = _Reader(problems)
     for lineno, raw in enumerate(lines, start=1):
         reader.line(lineno, raw)

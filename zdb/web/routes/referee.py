@@ -105,16 +105,33 @@ def sign_out_form(request: Request) -> RedirectResponse:
 
 
 @router.get("/referee", response_class=HTMLResponse)
-def referee_home(request: Request, session: RequestSession) -> HTMLResponse:
+def referee_home(
+    request: Request, session: RequestSession, page: Annotated[int, Query(ge=1, le=100_000)] = 1
+) -> HTMLResponse:
     caller = referee(request, session)
     scope = None if caller.role == "admin" else caller.scope
     recent, total, _ = list_tournaments(
-        session, period_from=None, period_to=None, federation=scope, text=None, status=None, limit=RECENT, offset=0
+        session,
+        period_from=None,
+        period_to=None,
+        federation=scope,
+        text=None,
+        status=None,
+        limit=RECENT,
+        offset=(page - 1) * RECENT,
     )
     return render(
         request,
         "referee.html",
-        {"caller": caller, "recent": recent, "total": total, "form": UploadForm(federation=scope or "")},
+        {
+            "caller": caller,
+            "recent": recent,
+            "total": total,
+            "page": page,
+            "pages": max(1, -(-total // RECENT)),
+            "first_shown": (page - 1) * RECENT + 1,
+            "form": UploadForm(federation=scope or ""),
+        },
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import BackgroundTasks, File, Form, Path, Request, UploadFile
+from fastapi import BackgroundTasks, File, Form, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 
@@ -60,6 +60,8 @@ STATUS_WORDS = {
     "failed": mark("failed"),
 }
 assert set(KIND_WORDS) == set(KINDS)
+#: a list's problems are shown this many to a page (a broken list has thousands)
+PROBLEMS_PER_PAGE = 50
 
 
 def _queue(request: Request, background: BackgroundTasks, import_id: int) -> None:
@@ -112,7 +114,9 @@ ImportId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
 @router.get("/staff/lists/{import_id}", response_class=HTMLResponse)
-def import_page(request: Request, session: RequestSession, import_id: ImportId) -> HTMLResponse:
+def import_page(
+    request: Request, session: RequestSession, import_id: ImportId, page: Annotated[int, Query(ge=1, le=100_000)] = 1
+) -> HTMLResponse:
     admin(request, session)
     record = _import(session, import_id)
     result = record.result or {}
@@ -123,7 +127,20 @@ def import_page(request: Request, session: RequestSession, import_id: ImportId) 
     ]
     applicable = record.dry_run and record.status == "done" and record.payload is not None
     rerunnable = record.status == "failed" and record.payload is not None
-    context = {"record": record, "result": result, "kinds": kinds, "applicable": applicable, "rerunnable": rerunnable}
+    problems: list[str] = result.get("problems") or []
+    first = (page - 1) * PROBLEMS_PER_PAGE
+    context = {
+        "record": record,
+        "result": result,
+        "kinds": kinds,
+        "applicable": applicable,
+        "rerunnable": rerunnable,
+        "problems": problems[first : first + PROBLEMS_PER_PAGE],
+        "problems_total": len(problems),
+        "first_problem": first + 1,
+        "page": page,
+        "pages": max(1, -(-len(problems) // PROBLEMS_PER_PAGE)),
+    }
     refusal = [problem_detail(request, _stored_problem(stored)) for stored in record.refusal or ()]
     return render(request, "staff_list_import.html", {**context, "refusal": refusal, "status_words": STATUS_WORDS})
 
