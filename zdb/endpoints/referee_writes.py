@@ -19,7 +19,9 @@ from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
+from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
+from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 from zdb.tournaments.service import submit_tournaments, withdraw_tournament
@@ -65,16 +67,24 @@ def store(
     digest: str,
     make: Callable[[], Intake],
     correction: bool,
+    confirm_duplicate: bool = False,
 ) -> StoredAnswer:
     """Take in, store, record, remember the answer under the idempotency key; a retry with the
-    same key gets the first answer and stores nothing."""
+    same key gets the first answer and stores nothing. A submission equal to a stored tournament
+    is refused, one sharing most of its games with one is stored only with ``confirm_duplicate``
+    (``zdb.tournaments.duplicates``)."""
     if key is not None:
         window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
         first = claim(session, caller, key, digest, window=window)
         if first is not None:
             return first
     intake = make()
+    # Held from the comparison to the commit: an equal submission sent at the same moment waits,
+    # then sees this one stored and is refused by name (the fingerprint's unique key backs this).
+    hold(session, TOURNAMENT_IDS)
+    duplicates = check_duplicates(session, intake.submission, confirmed=confirm_duplicate)
     [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))
+    remember_fingerprint(session, tournament_id, intake.submission)
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
     record_write(
         session,
@@ -86,6 +96,7 @@ def store(
             "acronym": intake.submission.acronym,
             "players": len(intake.submission.players),
             "created_players": created,
+            **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
         },
     )
     for pkz, year in intake.learned.items():
@@ -104,7 +115,7 @@ def store(
             MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
             for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
         ],
-        warnings=[WarningOut(place=w.place, message=w.message) for w in intake.warnings],
+        warnings=[WarningOut(place=w.place, message=w.message) for w in (*intake.warnings, *duplicates)],
         impact=str(request.app.url_path_for("tournament_impact", tournament_id=str(tournament_id))),
     )
     location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
 
-__all__ = ["GameRow", "Participation", "TournamentRecord", "TournamentVersion"]
+__all__ = ["GameRow", "Participation", "TournamentFingerprint", "TournamentRecord", "TournamentVersion"]
 
 RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2")
 
@@ -126,3 +126,16 @@ class GameRow(Base):
     white_pkz: Mapped[int] = mapped_column(BigInteger)
     black_pkz: Mapped[int] = mapped_column(BigInteger)
     result: Mapped[str] = mapped_column(String(7))
+
+
+class TournamentFingerprint(Base):
+    """The canonical content (players, dates, games) of a live tournament's current version, as
+    a hash: a submission equal to a stored tournament is found by one indexed lookup, and the
+    unique key keeps two equal submissions racing each other from both being stored
+    (``zdb.tournaments.duplicates``). Written by the referees' doors; a withdrawal or a
+    correction removes the row (the door writes the corrected version's)."""
+
+    __tablename__ = "tournament_fingerprints"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64), unique=True)

@@ -28,9 +28,10 @@ from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.ratings.preview import preview
+from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
-from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
+from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut, WarningOut
 
 __all__ = ["requires_token", "router"]
 
@@ -71,7 +72,10 @@ _WRITE_DESCRIPTION = (
     "name + birth date; a player found by none is created from name, birth date, sex and `club`. An ambiguous "
     "match is refused (422) with the candidates in `errors`. Everything is checked before anything is stored "
     "(spec §3 time control, dates, pairings, results): one 422 lists every problem. With an `Idempotency-Key` "
-    "header a retry is answered with the first answer; the key with another request is a 409."
+    "header a retry is answered with the first answer; the key with another request is a 409. A tournament "
+    "whose players, dates and results equal a stored tournament's is refused (409, naming it), whatever its "
+    "format; one that shares at least half of its games with a stored tournament of overlapping dates is a 409 "
+    "naming that one, stored only when sent again with `confirm_duplicate=true`."
 )
 _TRF_DESCRIPTION = (
     "What the file does not say is given as query parameters (`acronym`, `federation`, `kind`, `youth_u12`); "
@@ -128,6 +132,14 @@ async def _raw_body(request: Request) -> bytes:
 
 
 RawBody = Annotated[bytes, Depends(_raw_body)]
+
+ConfirmDuplicate = Annotated[
+    bool,
+    Query(
+        description="store a tournament that shares most of its games with a stored tournament of overlapping "
+        "dates (the 409 named it): the referee confirms it is another tournament"
+    ),
+]
 
 
 def _answer(answer: StoredAnswer) -> JSONResponse:
@@ -203,8 +215,12 @@ Meta = Annotated[TrfMeta, Depends(_trf_meta)]
 
 
 def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOut:
-    """The preview's answer, recorded in the audit log."""
+    """The preview's answer, recorded in the audit log; its warnings name the stored tournaments
+    it equals or resembles, as its submission would be answered."""
     answer = preview(session, intake)
+    answer.warnings += [
+        WarningOut(place=w.place, message=w.message) for w in duplicate_notes(session, intake.submission).warnings
+    ]
     writes.record_preview(session, caller, intake)
     return answer
 
@@ -222,7 +238,13 @@ _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; 
     openapi_extra=_JSON_BODY,
 )
 def submit_json(
-    *, request: Request, session: RequestSession, caller: Writer, body: JsonBody, key: IdempotencyKeyHeader = None
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Writer,
+    body: JsonBody,
+    key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
 ) -> Response:
     read = _readable(caller, body)
     stored = writes.store(
@@ -233,6 +255,7 @@ def submit_json(
         digest=_json_digest(request, body),
         make=lambda: intake_json(session, read, create=True, caller=caller),
         correction=False,
+        confirm_duplicate=confirm_duplicate,
     )
     return _answer(stored)
 
@@ -254,6 +277,7 @@ def submit_trf(
     meta: Meta,
     data: RawBody,
     key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
 ) -> Response:
     writes.authorize(caller, meta.federation)
     stored = writes.store(
@@ -264,6 +288,7 @@ def submit_trf(
         digest=_trf_digest(request, data),
         make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller),
         correction=False,
+        confirm_duplicate=confirm_duplicate,
     )
     return _answer(stored)
 
@@ -345,6 +370,7 @@ def correct_json(
     tournament_id: TournamentId,
     body: JsonBody,
     key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
 ) -> Response:
     read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
     stored = writes.store(
@@ -355,6 +381,7 @@ def correct_json(
         digest=_json_digest(request, body),
         make=lambda: intake_json(session, read, create=True, caller=caller, tournament_id=tournament_id),
         correction=True,
+        confirm_duplicate=confirm_duplicate,
     )
     return _answer(stored)
 
@@ -376,6 +403,7 @@ def correct_trf(
     meta: Meta,
     data: RawBody,
     key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
 ) -> Response:
     writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
     writes.authorize(caller, meta.federation)
@@ -389,6 +417,7 @@ def correct_trf(
             session, _nonempty(data), meta, create=True, caller=caller, tournament_id=tournament_id
         ),
         correction=True,
+        confirm_duplicate=confirm_duplicate,
     )
     return _answer(stored)
 

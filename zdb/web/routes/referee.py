@@ -27,6 +27,7 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.preview import preview
+from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.web import referee_forms as referee_writes
 from zdb.web.referee_session import referee, require_same_origin, sign_out, start
@@ -129,6 +130,7 @@ def upload(
     tournament_id: Text = "",
     action: Text = "preview",
     key: Text = "",
+    confirm_duplicate: Text = "",
 ) -> Response:
     """``action=preview`` checks and evaluates, storing nothing; ``action=submit`` stores."""
     require_same_origin(request)
@@ -142,7 +144,15 @@ def upload(
             caller = referee(request, session)
             read = read_upload(kept_name or filename, content, form)
             if action == "submit":
-                stored = referee_writes.store(request, session, caller, read, key=key or None, tournament_id=correction)
+                stored = referee_writes.store(
+                    request,
+                    session,
+                    caller,
+                    read,
+                    key=key or None,
+                    tournament_id=correction,
+                    confirm_duplicate=confirm_duplicate == "on",
+                )
             else:
                 if correction is not None:
                     referee_writes.authorize(caller, referee_writes.stored_federation(session, correction))
@@ -150,7 +160,9 @@ def upload(
                 intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
                 context["preview"] = preview(session, intake)
                 record_preview(session, caller, intake)
-                context["warnings"] = intake.warnings
+                duplicates = duplicate_notes(session, intake.submission)
+                context["confirmable"] = duplicates.confirmable
+                context["warnings"] = (*intake.warnings, *duplicates.warnings)
     except ValidationError as error:
         context["problems"] = error.problems
         context["warnings"] = error.warnings
