@@ -34,6 +34,7 @@ from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs
+from zdb.api.routers import announcements as announcements_router
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import editions as editions_router
 from zdb.api.routers import files as files_router
@@ -169,6 +170,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         editions_router.router,
         impact_router.router,
         lists_router.router,
+        announcements_router.router,
     ):
         app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)

@@ -5,14 +5,23 @@ from zdb.auth.web_sessions import WebSession
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
+from zdb.federations.settings import FederationSetting
 from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
 from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
-from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+from zdb.tournaments.models import (
+    Announcement,
+    GameRow,
+    Participation,
+    TournamentFingerprint,
+    TournamentRecord,
+    TournamentVersion,
+)
 
 __all__ = [
+    "Announcement",
     "ApiToken",
     "AuditEntry",
     "Base",
@@ -20,6 +29,7 @@ __all__ = [
     "EditionRating",
     "Evaluation",
     "Federation",
+    "FederationSetting",
     "FideRatingRow",
     "GameRow",
     "HistoryRow",
@@ -37,6 +47,7 @@ __all__ = [
     "RunRecord",
     "RunTournament",
     "StartRatingRow",
+    "TournamentFingerprint",
     "TournamentRecord",
     "TournamentVersion",
     "WebSession",

@@ -21,6 +21,8 @@ from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
 from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
+from zdb.tournaments.announcements import announcement_for
+from zdb.tournaments.announcements import claim as claim_announcement
 from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
@@ -68,11 +70,14 @@ def store(
     make: Callable[[], Intake],
     correction: bool,
     confirm_duplicate: bool = False,
+    announcement: str | None = None,
+    announcement_place: str = "query.announcement",
 ) -> StoredAnswer:
     """Take in, store, record, remember the answer under the idempotency key; a retry with the
     same key gets the first answer and stores nothing. A submission equal to a stored tournament
     is refused, one sharing most of its games with one is stored only with ``confirm_duplicate``
-    (``zdb.tournaments.duplicates``)."""
+    (``zdb.tournaments.duplicates``). A new tournament names its ``announcement`` (a code) or is
+    matched to one, under its federation's rule (``zdb.tournaments.announcements``)."""
     if key is not None:
         window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
         first = claim(session, caller, key, digest, window=window)
@@ -83,8 +88,17 @@ def store(
     # then sees this one stored and is refused by name (the fingerprint's unique key backs this).
     hold(session, TOURNAMENT_IDS)
     duplicates = check_duplicates(session, intake.submission, confirmed=confirm_duplicate)
+    announced, notes = (
+        (None, ())
+        if correction
+        else announcement_for(
+            session, intake.submission, announcement, place=announcement_place, office=caller.role == "admin"
+        )
+    )
     [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))
     remember_fingerprint(session, tournament_id, intake.submission)
+    if announced is not None:
+        claim_announcement(session, announced, tournament_id)
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
     record_write(
         session,
@@ -97,6 +111,7 @@ def store(
             "players": len(intake.submission.players),
             "created_players": created,
             **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
+            **({"announcement": announced.code} if announced is not None else {}),
         },
     )
     for pkz, year in intake.learned.items():
@@ -115,7 +130,8 @@ def store(
             MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
             for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
         ],
-        warnings=[WarningOut(place=w.place, message=w.message) for w in (*intake.warnings, *duplicates)],
+        warnings=[WarningOut(place=w.place, message=w.message) for w in (*intake.warnings, *duplicates, *notes)],
+        announcement=None if announced is None else announced.code,
         impact=str(request.app.url_path_for("tournament_impact", tournament_id=str(tournament_id))),
     )
     location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     Date,
     DateTime,
@@ -31,7 +32,14 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
 
-__all__ = ["GameRow", "Participation", "TournamentFingerprint", "TournamentRecord", "TournamentVersion"]
+__all__ = [
+    "Announcement",
+    "GameRow",
+    "Participation",
+    "TournamentFingerprint",
+    "TournamentRecord",
+    "TournamentVersion",
+]
 
 RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2")
 
@@ -139,3 +147,34 @@ class TournamentFingerprint(Base):
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
     fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class Announcement(Base):
+    """A tournament announced before it starts (WO 6.1: the intention to have it rated is known
+    before play): the public calendar's entry, and what its submission is matched to
+    (``tournament_id``, set when the submission is stored)."""
+
+    __tablename__ = "tournament_announcements"
+    __table_args__ = (
+        CheckConstraint("start_date <= end_date", name="dates"),
+        CheckConstraint("rounds BETWEEN 1 AND 99", name="rounds"),
+        CheckConstraint("mode IN ('swiss', 'round_robin', 'team', 'other')", name="mode"),
+        Index("ix_tournament_announcements_dates", "start_date", "end_date"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    federation_prefix: Mapped[str] = mapped_column(ForeignKey("federations.prefix"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    place: Mapped[str] = mapped_column(String(100))
+    start_date: Mapped[date] = mapped_column(Date)
+    end_date: Mapped[date] = mapped_column(Date)
+    rounds: Mapped[int]
+    mode: Mapped[str] = mapped_column(String(12))
+    time_control: Mapped[str] = mapped_column(String(100))
+    organiser: Mapped[str] = mapped_column(String(200))
+    referee: Mapped[str] = mapped_column(String(200))
+    fide_rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    announced_by: Mapped[str] = mapped_column(String(100))
+    announced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), unique=True)

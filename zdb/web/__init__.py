@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from zdb.web.routes import (
+    calendar,
     clubs,
     federations,
     language,
@@ -46,6 +47,7 @@ def install_web(app: FastAPI) -> None:
         clubs,
         federations,
         recalculation,
+        calendar,
         simulator,
         referee,
         staff_lists,

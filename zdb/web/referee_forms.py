@@ -41,6 +41,7 @@ def store(
     key: str | None,
     tournament_id: int | None,
     confirm_duplicate: bool = False,
+    announcement: str | None = None,
 ) -> int:
     """Submit (or, with ``tournament_id``, correct) the upload; the tournament's id.
     ``confirm_duplicate``: the referee ticked that it is not the stored tournament it resembles."""
@@ -56,5 +57,7 @@ def store(
         make=lambda: upload.intake(session, create=True, caller=caller, tournament_id=tournament_id),
         correction=tournament_id is not None,
         confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
+        announcement_place="announcement",
     )
     return int(answer.body["id"])

@@ -133,6 +133,15 @@ async def _raw_body(request: Request) -> bytes:
 
 RawBody = Annotated[bytes, Depends(_raw_body)]
 
+AnnouncementCode = Annotated[
+    str | None,
+    Query(
+        max_length=12,
+        description="the code of the tournament's announcement (`POST /announcements`); without it the submission is "
+        "matched to the one unclaimed announcement of its federation whose dates overlap",
+        examples=["2026-0001"],
+    ),
+]
 ConfirmDuplicate = Annotated[
     bool,
     Query(
@@ -245,6 +254,7 @@ def submit_json(
     body: JsonBody,
     key: IdempotencyKeyHeader = None,
     confirm_duplicate: ConfirmDuplicate = False,
+    announcement: AnnouncementCode = None,
 ) -> Response:
     read = _readable(caller, body)
     stored = writes.store(
@@ -256,6 +266,7 @@ def submit_json(
         make=lambda: intake_json(session, read, create=True, caller=caller),
         correction=False,
         confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
     )
     return _answer(stored)
 
@@ -278,6 +289,7 @@ def submit_trf(
     data: RawBody,
     key: IdempotencyKeyHeader = None,
     confirm_duplicate: ConfirmDuplicate = False,
+    announcement: AnnouncementCode = None,
 ) -> Response:
     writes.authorize(caller, meta.federation)
     stored = writes.store(
@@ -289,6 +301,7 @@ def submit_trf(
         make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller),
         correction=False,
         confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
     )
     return _answer(stored)
 

@@ -131,12 +131,18 @@ def upload(
     action: Text = "preview",
     key: Text = "",
     confirm_duplicate: Text = "",
+    announcement: Annotated[str, Form(max_length=12)] = "",
 ) -> Response:
     """``action=preview`` checks and evaluates, storing nothing; ``action=submit`` stores."""
     require_same_origin(request)
     form = UploadForm(acronym, federation, name, end_date, time_control, youth_u12 == "on")
     correction = _correction(tournament_id)
-    context: dict[str, Any] = {"form": form, "tournament_id": correction, "problems": []}
+    context: dict[str, Any] = {
+        "form": form,
+        "tournament_id": correction,
+        "problems": [],
+        "announcement": announcement.strip(),
+    }
     try:
         kept_name, content = _file_data(file, data)
         context["filename"] = kept_name or filename
@@ -152,6 +158,7 @@ def upload(
                     key=key or None,
                     tournament_id=correction,
                     confirm_duplicate=confirm_duplicate == "on",
+                    announcement=announcement.strip() or None,
                 )
             else:
                 if correction is not None:
