@@ -42,6 +42,7 @@ from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
+from zdb.api.routers import tournament_states as tournament_states_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for
@@ -171,6 +172,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         impact_router.router,
         lists_router.router,
         announcements_router.router,
+        tournament_states_router.router,
     ):
         app.include_router(router, prefix=API_PREFIX, dependencies=_KNOWN_PARAMETERS)
     install_problem_handlers(app)

@@ -17,6 +17,7 @@ from zdb.tournaments.models import (
     Participation,
     TournamentFingerprint,
     TournamentRecord,
+    TournamentState,
     TournamentVersion,
 )
 
@@ -49,6 +50,7 @@ __all__ = [
     "StartRatingRow",
     "TournamentFingerprint",
     "TournamentRecord",
+    "TournamentState",
     "TournamentVersion",
     "WebSession",
 ]

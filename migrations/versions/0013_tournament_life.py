@@ -1,5 +1,6 @@
 """A tournament's life in the federation: the fingerprints that find a tournament submitted twice,
-the announcements of the public calendar and the federations' rules about them.
+the announcements of the public calendar and the federations' rules about them, and each
+tournament's changes of state (who, when, why).
 
 Revision ID: 0013
 Revises: 0010
@@ -97,9 +98,32 @@ def upgrade() -> None:
         ["federation_prefix"],
         unique=False,
     )
+    op.create_table(
+        "tournament_states",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("tournament_id", sa.Integer(), nullable=False),
+        sa.Column("state", sa.String(length=12), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=True),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("by", sa.String(length=100), nullable=False),
+        sa.Column("why", sa.String(length=1000), nullable=True),
+        sa.CheckConstraint(
+            "state IN ('submitted', 'corrected', 'withdrawn', 'in_review', 'approved', 'rejected')",
+            name=op.f("ck_tournament_states_state"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournaments.id"],
+            name=op.f("fk_tournament_states_tournament_id_tournaments"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_tournament_states")),
+    )
+    op.create_index("ix_tournament_states_tournament_id_at", "tournament_states", ["tournament_id", "at"], unique=False)
 
 
 def downgrade() -> None:
+    op.drop_table("tournament_states")
     op.drop_table("tournament_announcements")
     op.drop_table("federation_settings")
     op.drop_table("tournament_fingerprints")

@@ -27,6 +27,7 @@ from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 from zdb.tournaments.service import submit_tournaments, withdraw_tournament
+from zdb.tournaments.states import record_state
 from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut, WarningOut
 
 __all__ = ["authorize", "record_preview", "store", "stored_federation", "withdraw", "writer_name"]
@@ -99,6 +100,8 @@ def store(
     remember_fingerprint(session, tournament_id, intake.submission)
     if announced is not None:
         claim_announcement(session, announced, tournament_id)
+    state = "corrected" if correction else "submitted"
+    record_state(session, tournament_id, state, by=writer_name(caller), version=version)
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
     record_write(
         session,
@@ -163,7 +166,11 @@ def record_preview(session: Session, caller: Principal, intake: Intake) -> None:
     )
 
 
-def withdraw(session: Session, caller: Principal, tournament_id: int) -> None:
+def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason: str | None = None) -> None:
+    """Withdraw the tournament; ``reason`` is kept in its history and the audit log."""
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
     withdraw_tournament(session, tournament_id, by=writer_name(caller))
-    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}")
+    record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
+    record_write(
+        session, caller, "tournament.withdraw", f"tournament {tournament_id}", {"reason": reason} if reason else None
+    )

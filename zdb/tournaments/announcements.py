@@ -24,7 +24,7 @@ from zdb.errors import ConflictError, NotFoundError, ValidationError, Validation
 from zdb.federations.models import Federation
 from zdb.federations.settings import EffectiveSettings, effective_settings
 from zdb.messages import Message
-from zdb.tournaments.announcement_schemas import AnnouncementIn, AnnouncementOut
+from zdb.tournaments.lifecycle_schemas import AnnouncementIn, AnnouncementOut
 from zdb.tournaments.models import Announcement
 from zdb.tournaments.service import TournamentSubmission
 from zdb.tournaments.validation import check_time_control

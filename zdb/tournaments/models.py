@@ -38,6 +38,7 @@ __all__ = [
     "Participation",
     "TournamentFingerprint",
     "TournamentRecord",
+    "TournamentState",
     "TournamentVersion",
 ]
 
@@ -178,3 +179,27 @@ class Announcement(Base):
     announced_by: Mapped[str] = mapped_column(String(100))
     announced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), unique=True)
+
+
+#: the states a tournament passes through, as the states table records them ("evaluated" is the
+#: recalculation's, read from its runs: ``zdb.tournaments.states``)
+STATES = ("submitted", "corrected", "withdrawn", "in_review", "approved", "rejected")
+
+
+class TournamentState(Base):
+    """One change of a tournament's state: which, who, when and why (the rating office's
+    reason, a referee's note); kept for the record, never changed."""
+
+    __tablename__ = "tournament_states"
+    __table_args__ = (
+        CheckConstraint("state IN " + str(STATES), name="state"),
+        Index("ix_tournament_states_tournament_id_at", "tournament_id", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    state: Mapped[str] = mapped_column(String(12))
+    version: Mapped[int | None]
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    by: Mapped[str] = mapped_column(String(100))
+    why: Mapped[str | None] = mapped_column(String(1000))

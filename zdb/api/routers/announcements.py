@@ -25,13 +25,13 @@ from zdb.federations.models import Federation
 from zdb.federations.settings import FederationSetting, effective_settings, set_settings
 from zdb.messages import Message
 from zdb.office.audit import record_change
-from zdb.tournaments.announcement_schemas import (
+from zdb.tournaments.announcements import announce, announcement_out, calendar, find_announcement
+from zdb.tournaments.lifecycle_schemas import (
     AnnouncementIn,
     AnnouncementOut,
     FederationSettingsIn,
     FederationSettingsOut,
 )
-from zdb.tournaments.announcements import announce, announcement_out, calendar, find_announcement
 
 __all__ = ["router"]
 

@@ -444,6 +444,14 @@ def correct_trf(
     "reused (a correction of it is a 409).",
     responses=_WITHDRAWN | problems(403, 404, 409),
 )
-def withdraw(*, session: RequestSession, caller: Writer, tournament_id: TournamentId) -> Response:
-    writes.withdraw(session, caller, tournament_id)
+def withdraw(
+    *,
+    session: RequestSession,
+    caller: Writer,
+    tournament_id: TournamentId,
+    reason: Annotated[
+        str | None, Query(max_length=500, description="why: kept in the tournament's history and the audit log")
+    ] = None,
+) -> Response:
+    writes.withdraw(session, caller, tournament_id, reason=reason)
     return Response(status_code=204)

@@ -29,6 +29,7 @@ from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.preview import preview
 from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.queries import list_tournaments, tournament_detail
+from zdb.tournaments.states import tournament_states
 from zdb.web import referee_forms as referee_writes
 from zdb.web.referee_session import referee, require_same_origin, sign_out, start
 from zdb.web.rendering import render, translate
@@ -198,6 +199,7 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
             "waiting": waiting,
             "impact": impact,
             "moved": moved,
+            "states": tournament_states(session, tournament_id),
             "form": UploadForm(
                 acronym=detail.acronym,
                 federation=detail.federation_prefix or "",

@@ -1,4 +1,6 @@
-"""What an organiser sends to announce a tournament, and what the public calendar answers.
+"""A tournament's life in the federation, as the API answers it: what an organiser sends to
+announce a tournament, what the public calendar answers, a federation's rules, and a
+tournament's states with who, when and why.
 
 Apart from ``submission_schemas.py``: an announcement is made before play and names no players
 or games; the calendar shows it to everyone (no e-mail address or other contact is kept here).
@@ -11,7 +13,14 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-__all__ = ["AnnouncementIn", "AnnouncementOut", "FederationSettingsIn", "FederationSettingsOut"]
+__all__ = [
+    "AnnouncementIn",
+    "AnnouncementOut",
+    "FederationSettingsIn",
+    "FederationSettingsOut",
+    "StateChangeOut",
+    "TournamentStatesOut",
+]
 
 
 def _printable(value: str) -> str:
@@ -80,3 +89,20 @@ class FederationSettingsOut(BaseModel):
     announcement_from: str | None = Field(description="the federation whose rule applies (null: the default)")
     announcement_days: int
     announcement_days_from: str | None
+
+
+State = Literal["submitted", "corrected", "in_review", "approved", "rejected", "evaluated", "withdrawn"]
+
+
+class StateChangeOut(BaseModel):
+    state: State
+    at: datetime
+    by: str = Field(description="the token's role and scope, or 'recalculation'", examples=["referee C (token 2)"])
+    why: str | None = Field(default=None, description="the reason given (a withdrawal's, a rejection's)")
+    version: int | None = Field(default=None, description="the tournament's version the change concerns")
+
+
+class TournamentStatesOut(BaseModel):
+    id: int
+    state: State = Field(description="where the tournament stands now")
+    history: list[StateChangeOut] = Field(description="every change, oldest first")
