@@ -97,6 +97,14 @@ def test_a_submission_names_its_announcement_or_is_matched_to_it(fresh: World) -
         "/api/v1/tournaments", params={"announcement": code}, json=other, headers=_headers(fresh, "referee_c")
     )
     assert again.status_code == 422 and "belongs to tournament" in again.text
+    # Withdrawn, the tournament gives its announcement back: submitted again, it claims it.
+    first = stored.json()["id"]
+    assert fresh.client.delete(f"/api/v1/tournaments/{first}", headers=_headers(fresh, "referee_c")).is_success
+    back = fresh.client.post(
+        "/api/v1/tournaments", params={"announcement": code}, json=_body(fresh), headers=_headers(fresh, "referee_c")
+    )
+    assert back.status_code == 201 and back.json()["announcement"] == code, back.text
+    assert fresh.client.get(f"/api/v1/announcements/{code}").json()["tournament_id"] == back.json()["id"]
     # Another one, matched by federation and dates without its code.
     second = _announce(fresh, name="Schnellschach-Nachholrunde", start_date="2026-10-09", end_date="2026-10-11")
     later = _body(

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
@@ -25,7 +25,7 @@ from zdb.federations.models import Federation
 from zdb.federations.settings import EffectiveSettings, effective_settings
 from zdb.messages import Message
 from zdb.tournaments.lifecycle_schemas import AnnouncementIn, AnnouncementOut
-from zdb.tournaments.models import Announcement
+from zdb.tournaments.models import Announcement, TournamentRecord
 from zdb.tournaments.service import TournamentSubmission
 from zdb.tournaments.validation import check_time_control
 
@@ -119,14 +119,24 @@ def calendar(
     return [announcement_out(r) for r in rows], total
 
 
+def _claimed_by_live(session: Session, found: Announcement) -> bool:
+    """Whether a live tournament holds the announcement: a withdrawn one gives it back, so that
+    the tournament submitted again (under a new id) is still the announced one."""
+    if found.tournament_id is None:
+        return False
+    holder = session.get(TournamentRecord, found.tournament_id)
+    return holder is not None and holder.status != "withdrawn"
+
+
 def _overlapping(session: Session, submission: TournamentSubmission) -> Sequence[Announcement]:
-    a = Announcement
+    a, t = Announcement, TournamentRecord
     start = submission.start_date or submission.end_date
+    withdrawn = select(t.id).where(t.status == "withdrawn")
     return (
         session.execute(
             select(a)
             .where(
-                a.tournament_id.is_(None),
+                or_(a.tournament_id.is_(None), a.tournament_id.in_(withdrawn)),
                 a.federation_prefix == submission.federation_prefix,
                 a.start_date <= submission.end_date,
                 a.end_date >= start,
@@ -160,7 +170,7 @@ def announcement_for(
         found = session.execute(select(Announcement).where(Announcement.code == code)).scalar()
         if found is None:
             problems.append(ValidationProblem(place, Message("no announcement has the code {code!r}", code=code)))
-        elif found.tournament_id is not None:
+        elif _claimed_by_live(session, found):
             problems.append(
                 ValidationProblem(
                     place,
@@ -226,10 +236,10 @@ def announcement_for(
 
 
 def claim(session: Session, announcement: Announcement, tournament_id: int) -> None:
-    """The stored tournament is the announced one. The unique key on ``tournament_id`` and the
-    row lock keep one announcement from being claimed by two submissions at once."""
+    """The stored tournament is the announced one (a withdrawn holder gives it back). The row
+    lock keeps one announcement from being claimed by two submissions at once."""
     session.refresh(announcement, with_for_update=True)
-    if announcement.tournament_id is not None and announcement.tournament_id != tournament_id:
+    if announcement.tournament_id != tournament_id and _claimed_by_live(session, announcement):
         raise ConflictError(
             Message(
                 "announcement {code} belongs to tournament {id} already",
