@@ -14,10 +14,19 @@ from dataclasses import dataclass
 from sqlalchemy import CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from zdb.errors import NotFoundError
 from zdb.federations.models import Federation
+from zdb.messages import Message
 from zdb.orm import Base
 
-__all__ = ["ANNOUNCEMENT_RULES", "EffectiveSettings", "FederationSetting", "effective_settings", "set_settings"]
+__all__ = [
+    "ANNOUNCEMENT_RULES",
+    "EffectiveSettings",
+    "FederationSetting",
+    "effective_settings",
+    "require_federation",
+    "set_settings",
+]
 
 #: off: nothing asked; warn: an unannounced submission is stored with a warning; required: refused
 ANNOUNCEMENT_RULES = ("off", "warn", "required")
@@ -88,3 +97,9 @@ def set_settings(
     own.announcement, own.announcement_days = announcement, announcement_days
     session.flush()
     return before, {"announcement": announcement, "announcement_days": announcement_days}
+
+
+def require_federation(session: Session, prefix: str) -> None:
+    """A 404 naming the prefix where no federation has it."""
+    if session.get(Federation, prefix) is None:
+        raise NotFoundError(Message("no federation has the prefix {prefix!r}", prefix=prefix))

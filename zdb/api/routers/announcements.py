@@ -20,10 +20,7 @@ from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
-from zdb.errors import NotFoundError
-from zdb.federations.models import Federation
-from zdb.federations.settings import FederationSetting, effective_settings, set_settings
-from zdb.messages import Message
+from zdb.federations.settings import FederationSetting, effective_settings, require_federation, set_settings
 from zdb.office.audit import record_change
 from zdb.tournaments.announcements import announce, announcement_out, calendar, find_announcement
 from zdb.tournaments.lifecycle_schemas import (
@@ -109,8 +106,7 @@ def one_announcement(*, request: Request, session: RequestSession, code: Code) -
 
 
 def _settings_out(session: RequestSession, prefix: str) -> FederationSettingsOut:
-    if session.get(Federation, prefix) is None:
-        raise NotFoundError(Message("no federation has the prefix {prefix!r}", prefix=prefix))
+    require_federation(session, prefix)
     own = session.get(FederationSetting, prefix)
     rules = effective_settings(session, prefix)
     return FederationSettingsOut(
