@@ -7,6 +7,7 @@ The submissions are ``_body`` of the submission tests (6–8 Nov 2026, federatio
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -151,3 +152,22 @@ def test_the_federations_rule_refuses_or_warns_and_is_inherited(fresh: World) ->
     office = _post(fresh, earlier, "admin")
     assert office.status_code == 201, office.text
     assert any("not announced" in w["message"] for w in office.json()["warnings"])
+
+
+def test_the_referee_page_names_the_announcement(fresh: World) -> None:
+    code = _announce(fresh).json()["code"]
+    client = fresh.client
+    signed = client.post(
+        "/referee/sign-in", data={"token": fresh.tokens["referee_c"], "next": "/referee"}, follow_redirects=False
+    )
+    assert signed.status_code == 303, signed.text
+    assert 'name="announcement"' in client.get("/referee").text
+    files = {"file": ("herbst.json", json.dumps(_body(fresh)).encode(), "application/json")}
+    form = {"action": "submit", "key": "page-1", "announcement": "2026-9999"}
+    unknown = client.post("/referee/upload", data=form, files=files, headers={"Accept-Language": "de"})
+    assert unknown.status_code == 422 and "keine Anmeldung hat den Code" in unknown.text
+    files = {"file": ("herbst.json", json.dumps(_body(fresh)).encode(), "application/json")}
+    stored = client.post("/referee/upload", data={**form, "announcement": code}, files=files, follow_redirects=False)
+    assert stored.status_code == 303, stored.text
+    tid = int(stored.headers["location"].rsplit("/", 1)[1])
+    assert client.get(f"/api/v1/announcements/{code}").json()["tournament_id"] == tid
