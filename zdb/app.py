@@ -34,6 +34,7 @@ from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
 from zdb.api.request_guard import RequestGuard, token_check, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs, configure_text_logs
+from zdb.api.routers import announcements as announcements_router
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import editions as editions_router
 from zdb.api.routers import files as files_router
@@ -42,6 +43,7 @@ from zdb.api.routers import lists as lists_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.routers import top_lists as top_lists_router
+from zdb.api.routers import tournament_states as tournament_states_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
@@ -93,6 +95,8 @@ _API_ROUTERS = (
     editions_router.router,
     impact_router.router,
     lists_router.router,
+    announcements_router.router,
+    tournament_states_router.router,
 )
 #: the writes anyone may send: the rating simulator computes and stores nothing
 PUBLIC_WRITES = frozenset({f"{API_PREFIX}/simulator"})

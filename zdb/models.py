@@ -6,6 +6,7 @@ from zdb.auth.web_sessions import WebSession
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
+from zdb.federations.settings import FederationSetting
 from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
@@ -13,9 +14,18 @@ from zdb.ratings.file_stamps import FileStamp
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
 from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
 from zdb.service_beats import ServiceBeat
-from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+from zdb.tournaments.models import (
+    Announcement,
+    GameRow,
+    Participation,
+    TournamentFingerprint,
+    TournamentRecord,
+    TournamentState,
+    TournamentVersion,
+)
 
 __all__ = [
+    "Announcement",
     "ApiToken",
     "AuditEntry",
     "Base",
@@ -23,6 +33,7 @@ __all__ = [
     "EditionRating",
     "Evaluation",
     "Federation",
+    "FederationSetting",
     "FideRatingRow",
     "FileStamp",
     "GameRow",
@@ -44,7 +55,9 @@ __all__ = [
     "RunTournament",
     "ServiceBeat",
     "StartRatingRow",
+    "TournamentFingerprint",
     "TournamentRecord",
+    "TournamentState",
     "TournamentVersion",
     "WebSession",
 ]

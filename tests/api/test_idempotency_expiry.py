@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select, update
 
-from tests.api.test_submissions import _body, _post
+from tests.api.test_submissions import _another_weekend, _body, _post
 from tests.api.world import World
 from workers.tasks import forget_idempotency_keys
 from zdb.config import settings
@@ -38,19 +38,21 @@ def test_a_key_is_forgotten_after_its_window(fresh: World) -> None:
     _age(fresh, "upload-1", window - timedelta(minutes=5))
     assert _post(fresh, _body(fresh), **key).json() == first.json()  # still within the window
     # Another of the token's keys is old too; the token's next keyed write deletes both.
-    assert _post(fresh, _body(fresh, acronym="OLD"), **{"Idempotency-Key": "upload-0"}).status_code == 201
+    older = {**_another_weekend(fresh), "acronym": "OLD"}
+    assert _post(fresh, older, **{"Idempotency-Key": "upload-0"}).status_code == 201
     _age(fresh, "upload-0", window + timedelta(minutes=5))
     _age(fresh, "upload-1", window + timedelta(minutes=5))
     # Past the window the key names nothing: another request under it is new, not a conflict.
-    again = _post(fresh, _body(fresh, name="Anders"), **key)
+    again = _post(fresh, {**_another_weekend(fresh, weeks=8), "name": "Anders"}, **key)
     assert again.status_code == 201, again.text
     assert again.json()["id"] != first.json()["id"]
     assert _keys(fresh) == ["upload-1"]
 
 
 def test_the_beat_forgets_every_tokens_expired_keys(fresh: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    for token, key in (("referee_c", "old-c"), ("admin", "old-admin"), ("referee_c", "new-c")):
-        assert _post(fresh, _body(fresh), token, **{"Idempotency-Key": key}).status_code == 201
+    for weeks, (token, key) in enumerate((("referee_c", "old-c"), ("admin", "old-admin"), ("referee_c", "new-c"))):
+        body = _another_weekend(fresh, weeks=4 * weeks)  # three tournaments: the same one twice is refused
+        assert _post(fresh, body, token, **{"Idempotency-Key": key}).status_code == 201
     _age(fresh, "old-c", timedelta(hours=25))
     _age(fresh, "old-admin", timedelta(hours=25))
     monkeypatch.setenv("ZDB_DATABASE_URL", fresh.url)

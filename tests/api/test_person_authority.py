@@ -19,6 +19,7 @@ from sqlalchemy import select, update
 
 from tests.api.test_submissions import (
     FIGURES,
+    _another_weekend,
     _body,
     _counts,
     _games,
@@ -284,7 +285,8 @@ def test_a_broken_game_keeps_the_others_numbers(fresh: World) -> None:
 
 
 def test_a_correction_preview_does_not_count_the_version_it_corrects(fresh: World) -> None:
-    body = _body(fresh, players=_four(fresh, "A", "B", "E", "D"))
+    # four weeks before the TRF below: the same tournament twice would be refused as stored already
+    body = {**_another_weekend(fresh), "players": _four(fresh, "A", "B", "E", "D")}
     made = _post(fresh, body)
     assert made.status_code == 201, made.text
     tid = made.json()["id"]
@@ -360,7 +362,9 @@ def test_concurrent_files_naming_one_new_person_create_him_once(fresh: World) ->
     start = threading.Barrier(5)
 
     def send(k: int) -> None:
-        body = _body(fresh, acronym=f"CC{k}", players=[*_four(fresh, "A", "B", "D"), dict(newcomer)])
+        # five tournaments (one a week): the same one five times would be refused as stored already
+        players = [*_four(fresh, "A", "B", "D"), dict(newcomer)]
+        body = {**_another_weekend(fresh, weeks=k), "acronym": f"CC{k}", "players": players}
         start.wait()
         answers.append(_post(fresh, body))
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from tests.api.test_submissions import _body, _counts, _german_trf, _headers, _post, _post_trf
+from tests.api.test_submissions import _another_weekend, _body, _counts, _german_trf, _headers, _post, _post_trf
 from tests.api.world import World
 from zdb.auth.models import ApiToken, AuditEntry
 from zdb.db import engine_for, unit_of_work
@@ -56,7 +56,9 @@ def test_a_referee_creates_newcomers_only_in_clubs_of_his_region(fresh: World) -
     assert problem["place"].startswith("line ") and "D0001" in problem["message"]
     assert _counts(fresh.url) == before
     # The referee of region D, and the rating office, may.
-    assert _post(fresh, {**body, "federation": "D"}, "referee_d").status_code == 201
+    # (another weekend's: the same tournament twice would be refused as stored already)
+    theirs = {**_another_weekend(fresh), "players": body["players"], "federation": "D"}
+    assert _post(fresh, theirs, "referee_d").status_code == 201
     assert _post_trf(fresh, text, token="admin").status_code == 201
 
 

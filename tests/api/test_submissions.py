@@ -90,6 +90,18 @@ def _body(world: World, **changes: Any) -> dict[str, Any]:
     return body
 
 
+def _another_weekend(world: World, weeks: int = 4) -> dict[str, Any]:
+    """``_body``'s players and games ``weeks`` earlier: another tournament (the same one twice
+    is refused, ``test_duplicate_tournaments.py``)."""
+    days = [date(2026, 11, 6 + k) - timedelta(weeks=weeks) for k in range(3)]
+    return _body(
+        world,
+        start_date=days[0].isoformat(),
+        end_date=days[-1].isoformat(),
+        round_dates=[d.isoformat() for d in days],
+    )
+
+
 def _counts(url: str) -> dict[str, int]:
     with unit_of_work(engine_for(url)) as session:
         return {t.__tablename__: session.execute(select(func.count()).select_from(t)).scalar_one() for t in TABLES}
@@ -245,7 +257,7 @@ def test_role_boundaries(fresh: World) -> None:
     assert _post(fresh, body, "referee_d").status_code == 403
     # Region D's referee names the newcomer without a club of region C (his club would be outside D).
     newcomer = {k: v for k, v in body["players"][3].items() if k != "club"}
-    theirs = {**body, "federation": "D", "players": [*body["players"][:3], newcomer]}
+    theirs = {**_another_weekend(fresh), "federation": "D", "players": [*body["players"][:3], newcomer]}
     assert _post(fresh, theirs, "referee_d").status_code == 201
     tid = _post(fresh, body, "referee_c").json()["id"]
     other = fresh.client.put(f"/api/v1/tournaments/{tid}", json=body, headers=_headers(fresh, "referee_d"))
@@ -257,7 +269,7 @@ def test_role_boundaries(fresh: World) -> None:
     assert fresh.client.delete(f"/api/v1/tournaments/{tid}", headers=_headers(fresh, "referee_d")).status_code == 403
     assert fresh.client.delete(f"/api/v1/tournaments/{tid}", headers=_headers(fresh, "club_c0327")).status_code == 403
     assert fresh.client.delete(f"/api/v1/tournaments/{tid}").status_code == 401
-    assert _post(fresh, body, "admin").status_code == 201
+    assert _post(fresh, _another_weekend(fresh, weeks=8), "admin").status_code == 201
 
 
 def test_idempotency_key_replays_and_conflicts(fresh: World) -> None:
@@ -272,7 +284,8 @@ def test_idempotency_key_replays_and_conflicts(fresh: World) -> None:
     assert _counts(fresh.url) == before
     other = _post(fresh, _body(fresh, name="Anders"), **{"Idempotency-Key": "upload-1"})
     assert other.status_code == 409
-    assert _post(fresh, body, "admin", **{"Idempotency-Key": "upload-1"}).status_code == 201  # keys are per token
+    # keys are per token
+    assert _post(fresh, _another_weekend(fresh), "admin", **{"Idempotency-Key": "upload-1"}).status_code == 201
 
 
 def test_a_replay_after_the_withdrawal_answers_the_withdrawal_not_the_old_201(fresh: World) -> None:

@@ -19,10 +19,15 @@ from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
+from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
+from zdb.tournaments.announcements import announcement_for
+from zdb.tournaments.announcements import claim as claim_announcement
+from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
 from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 from zdb.tournaments.service import submit_tournaments, withdraw_tournament
+from zdb.tournaments.states import record_state
 from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut, WarningOut
 
 __all__ = ["authorize", "record_preview", "store", "stored_federation", "withdraw", "writer_name"]
@@ -82,9 +87,15 @@ def store(
     digest: str,
     make: Callable[[], Intake],
     correction: bool,
+    confirm_duplicate: bool = False,
+    announcement: str | None = None,
+    announcement_place: str = "query.announcement",
 ) -> StoredAnswer:
     """Take in, store, record, remember the answer under the idempotency key; a retry with the
-    same key gets the first answer and stores nothing."""
+    same key gets the first answer and stores nothing. A submission equal to a stored tournament
+    is refused, one sharing most of its games with one is stored only with ``confirm_duplicate``
+    (``zdb.tournaments.duplicates``). A new tournament names its ``announcement`` (a code) or is
+    matched to one, under its federation's rule (``zdb.tournaments.announcements``)."""
     if key is not None:
         window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
         first = claim(session, caller, key, digest, window=window)
@@ -92,7 +103,23 @@ def store(
             _refuse_replay_of_withdrawn(session, first)
             return first
     intake = make()
+    # Held from the comparison to the commit: an equal submission sent at the same moment waits,
+    # then sees this one stored and is refused by name (the fingerprint's unique key backs this).
+    hold(session, TOURNAMENT_IDS)
+    duplicates = check_duplicates(session, intake.submission, confirmed=confirm_duplicate)
+    announced, notes = (
+        (None, ())
+        if correction
+        else announcement_for(
+            session, intake.submission, announcement, place=announcement_place, office=caller.role == "admin"
+        )
+    )
     [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))
+    remember_fingerprint(session, tournament_id, intake.submission)
+    if announced is not None:
+        claim_announcement(session, announced, tournament_id)
+    state = "corrected" if correction else "submitted"
+    record_state(session, tournament_id, state, by=writer_name(caller), version=version)
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
     record_write(
         session,
@@ -104,6 +131,8 @@ def store(
             "acronym": intake.submission.acronym,
             "players": len(intake.submission.players),
             "created_players": created,
+            **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
+            **({"announcement": announced.code} if announced is not None else {}),
         },
     )
     for pkz, year in intake.learned.items():
@@ -122,7 +151,8 @@ def store(
             MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
             for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
         ],
-        warnings=[WarningOut(place=w.place, message=w.message) for w in intake.warnings],
+        warnings=[WarningOut(place=w.place, message=w.message) for w in (*intake.warnings, *duplicates, *notes)],
+        announcement=None if announced is None else announced.code,
         impact=str(request.app.url_path_for("tournament_impact", tournament_id=str(tournament_id))),
     )
     location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))
@@ -154,7 +184,11 @@ def record_preview(session: Session, caller: Principal, intake: Intake) -> None:
     )
 
 
-def withdraw(session: Session, caller: Principal, tournament_id: int) -> None:
+def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason: str | None = None) -> None:
+    """Withdraw the tournament; ``reason`` is kept in its history and the audit log."""
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
     withdraw_tournament(session, tournament_id, by=writer_name(caller))
-    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}")
+    record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
+    record_write(
+        session, caller, "tournament.withdraw", f"tournament {tournament_id}", {"reason": reason} if reason else None
+    )

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     Date,
     DateTime,
@@ -31,7 +32,15 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
 
-__all__ = ["GameRow", "Participation", "TournamentRecord", "TournamentVersion"]
+__all__ = [
+    "Announcement",
+    "GameRow",
+    "Participation",
+    "TournamentFingerprint",
+    "TournamentRecord",
+    "TournamentState",
+    "TournamentVersion",
+]
 
 RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "0-0", "1/2-0", "0-1/2")
 
@@ -126,3 +135,71 @@ class GameRow(Base):
     white_pkz: Mapped[int] = mapped_column(BigInteger)
     black_pkz: Mapped[int] = mapped_column(BigInteger)
     result: Mapped[str] = mapped_column(String(7))
+
+
+class TournamentFingerprint(Base):
+    """The canonical content (players, dates, games) of a live tournament's current version, as
+    a hash: a submission equal to a stored tournament is found by one indexed lookup, and the
+    unique key keeps two equal submissions racing each other from both being stored
+    (``zdb.tournaments.duplicates``). Written by the referees' doors; a withdrawal or a
+    correction removes the row (the door writes the corrected version's)."""
+
+    __tablename__ = "tournament_fingerprints"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class Announcement(Base):
+    """A tournament announced before it starts (WO 6.1: the intention to have it rated is known
+    before play): the public calendar's entry, and what its submission is matched to
+    (``tournament_id``, set when the submission is stored)."""
+
+    __tablename__ = "tournament_announcements"
+    __table_args__ = (
+        CheckConstraint("start_date <= end_date", name="dates"),
+        CheckConstraint("rounds BETWEEN 1 AND 99", name="rounds"),
+        CheckConstraint("mode IN ('swiss', 'round_robin', 'team', 'other')", name="mode"),
+        Index("ix_tournament_announcements_dates", "start_date", "end_date"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    federation_prefix: Mapped[str] = mapped_column(ForeignKey("federations.prefix"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    place: Mapped[str] = mapped_column(String(100))
+    start_date: Mapped[date] = mapped_column(Date)
+    end_date: Mapped[date] = mapped_column(Date)
+    rounds: Mapped[int]
+    mode: Mapped[str] = mapped_column(String(12))
+    time_control: Mapped[str] = mapped_column(String(100))
+    organiser: Mapped[str] = mapped_column(String(200))
+    referee: Mapped[str] = mapped_column(String(200))
+    fide_rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    announced_by: Mapped[str] = mapped_column(String(100))
+    announced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), unique=True)
+
+
+#: the states a tournament passes through, as the states table records them ("evaluated" is the
+#: recalculation's, read from its runs: ``zdb.tournaments.states``)
+STATES = ("submitted", "corrected", "withdrawn", "in_review", "approved", "rejected")
+
+
+class TournamentState(Base):
+    """One change of a tournament's state: which, who, when and why (the rating office's
+    reason, a referee's note); kept for the record, never changed."""
+
+    __tablename__ = "tournament_states"
+    __table_args__ = (
+        CheckConstraint("state IN " + str(STATES), name="state"),
+        Index("ix_tournament_states_tournament_id_at", "tournament_id", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    state: Mapped[str] = mapped_column(String(12))
+    version: Mapped[int | None]
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    by: Mapped[str] = mapped_column(String(100))
+    why: Mapped[str | None] = mapped_column(String(1000))

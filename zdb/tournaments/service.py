@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 from operator import attrgetter, eq
 from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows, copy_text
@@ -21,7 +21,13 @@ from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
 from zdb.rating import Game, InvalidInputError, OrderKey, Participant, ResultCode, Tournament
 from zdb.ratings.recalculation.dirty import mark_dirty
-from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+from zdb.tournaments.models import (
+    GameRow,
+    Participation,
+    TournamentFingerprint,
+    TournamentRecord,
+    TournamentVersion,
+)
 from zdb.tournaments.submission_lines import GAME_COLUMNS, PARTICIPANT_COLUMNS, game_lines, participant_lines
 
 __all__ = [
@@ -154,6 +160,7 @@ def submit_tournaments(
             .execution_options(populate_existing=True)
         ).scalars()
     }
+    _forget_fingerprints(session, list(records))
     next_id = (session.execute(select(func.max(TournamentRecord.id))).scalar() or 0) + 1
     now = datetime.now(UTC)
     assigned: list[tuple[int, int]] = []
@@ -278,5 +285,14 @@ def withdraw_tournament(session: Session, tournament_id: int, *, by: str) -> Non
         old = session.get(TournamentVersion, (tournament_id, record.evaluated_version))
         assert old is not None
         keys.append(_key(old.end_date, old.acronym, tournament_id))
+    _forget_fingerprints(session, [tournament_id])
     session.flush()
     mark_dirty(session, keys)
+
+
+def _forget_fingerprints(session: Session, tournament_ids: list[int]) -> None:
+    """A corrected tournament's content changed and a withdrawn one is no longer compared: its
+    fingerprint goes (``zdb.tournaments.duplicates``; the referee's door writes the corrected
+    version's again), whichever path corrected or withdrew it."""
+    if tournament_ids:
+        session.execute(delete(TournamentFingerprint).where(TournamentFingerprint.tournament_id.in_(tournament_ids)))

@@ -125,6 +125,9 @@ class SubmissionOut(BaseModel):
     status: Literal["received"] = "received"
     players: list[MatchedPlayerOut]
     warnings: list[WarningOut] = Field(default_factory=list)
+    announcement: str | None = Field(
+        default=None, description="the code of the announcement the tournament was matched to", examples=["2026-0001"]
+    )
     impact: str = Field(
         description="where the impact of the submission's evaluation is answered (404 until it is evaluated)",
         examples=["/api/v1/tournaments/8/impact"],

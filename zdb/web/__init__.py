@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from zdb.web.routes import (
+    calendar,
     clubs,
     embed,
     federations,
@@ -49,6 +50,7 @@ def install_web(app: FastAPI) -> None:
         embed,
         federations,
         recalculation,
+        calendar,
         simulator,
         referee,
         staff_lists,

@@ -41,9 +41,11 @@ _TITLES = {
 #: ``form.birth_year``): the form's own labels, so that the reader finds the field
 _FIELDS = {
     "absorb": mark("Person number to merge into this one"),
+    "announcement": mark("Announcement code"),
     "birth_year": mark("Birth year"),
     "club_code": mark("Club code"),
     "code": mark("Club code"),
+    "confirm_duplicate": mark("Store anyway"),
     "date": mark("Date"),
     "federation_prefix": mark("Federation (prefix)"),
     "fide_id": mark("FIDE id"),
@@ -59,6 +61,7 @@ _FIELDS = {
     "status": mark("Status"),
     "surname": mark("Surname"),
     "to_club": mark("To club (code)"),
+    "tournament": mark("Tournament"),
     "valid_from": mark("First day"),
     "valid_until": mark("Last day"),
 }

@@ -33,9 +33,18 @@ def _digest(upload: Upload, tournament_id: int | None) -> str:
 
 
 def store(
-    request: Request, session: Session, caller: Principal, upload: Upload, *, key: str | None, tournament_id: int | None
+    request: Request,
+    session: Session,
+    caller: Principal,
+    upload: Upload,
+    *,
+    key: str | None,
+    tournament_id: int | None,
+    confirm_duplicate: bool = False,
+    announcement: str | None = None,
 ) -> int:
-    """Submit (or, with ``tournament_id``, correct) the upload; the tournament's id."""
+    """Submit (or, with ``tournament_id``, correct) the upload; the tournament's id.
+    ``confirm_duplicate``: the referee ticked that it is not the stored tournament it resembles."""
     if tournament_id is not None:
         writes.authorize(caller, stored_federation(session, tournament_id))
     writes.authorize(caller, upload.federation)
@@ -47,5 +56,8 @@ def store(
         digest=_digest(upload, tournament_id),
         make=lambda: upload.intake(session, create=True, caller=caller, tournament_id=tournament_id),
         correction=tournament_id is not None,
+        confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
+        announcement_place="announcement",
     )
     return int(answer.body["id"])

@@ -27,9 +27,10 @@ from zdb.endpoints.dependencies import Caller, QueryDate, RequestSession, Tourna
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.ratings.preview import preview
+from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
-from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut
+from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut, WarningOut
 
 __all__ = ["requires_token", "router"]
 
@@ -70,7 +71,10 @@ _WRITE_DESCRIPTION = (
     "name + birth date; a player found by none is created from name, birth date, sex and `club`. An ambiguous "
     "match is refused (422) with the candidates in `errors`. Everything is checked before anything is stored "
     "(spec §3 time control, dates, pairings, results): one 422 lists every problem. With an `Idempotency-Key` "
-    "header a retry is answered with the first answer; the key with another request is a 409."
+    "header a retry is answered with the first answer; the key with another request is a 409. A tournament "
+    "whose players, dates and results equal a stored tournament's is refused (409, naming it), whatever its "
+    "format; one that shares at least half of its games with a stored tournament of overlapping dates is a 409 "
+    "naming that one, stored only when sent again with `confirm_duplicate=true`."
 )
 _TRF_DESCRIPTION = (
     "What the file does not say is given as query parameters (`acronym`, `federation`, `kind`, `youth_u12`); "
@@ -127,6 +131,23 @@ async def _raw_body(request: Request) -> bytes:
 
 
 RawBody = Annotated[bytes, Depends(_raw_body)]
+
+AnnouncementCode = Annotated[
+    str | None,
+    Query(
+        max_length=12,
+        description="the code of the tournament's announcement (`POST /announcements`); without it the submission is "
+        "matched to the one unclaimed announcement of its federation whose dates overlap",
+        examples=["2026-0001"],
+    ),
+]
+ConfirmDuplicate = Annotated[
+    bool,
+    Query(
+        description="store a tournament that shares most of its games with a stored tournament of overlapping "
+        "dates (the 409 named it): the referee confirms it is another tournament"
+    ),
+]
 
 
 def _answer(answer: StoredAnswer) -> JSONResponse:
@@ -204,8 +225,12 @@ Meta = Annotated[TrfMeta, Depends(_trf_meta)]
 
 
 def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOut:
-    """The preview's answer, recorded in the audit log."""
+    """The preview's answer, recorded in the audit log; its warnings name the stored tournaments
+    it equals or resembles, as its submission would be answered."""
     answer = preview(session, intake)
+    answer.warnings += [
+        WarningOut(place=w.place, message=w.message) for w in duplicate_notes(session, intake.submission).warnings
+    ]
     writes.record_preview(session, caller, intake)
     return answer
 
@@ -223,7 +248,14 @@ _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; 
     openapi_extra=_JSON_BODY,
 )
 def submit_json(
-    *, request: Request, session: RequestSession, caller: Writer, body: JsonBody, key: IdempotencyKeyHeader = None
+    *,
+    request: Request,
+    session: RequestSession,
+    caller: Writer,
+    body: JsonBody,
+    key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
+    announcement: AnnouncementCode = None,
 ) -> Response:
     read = _readable(caller, body)
     stored = writes.store(
@@ -234,6 +266,8 @@ def submit_json(
         digest=_json_digest(request, body),
         make=lambda: intake_json(session, read, create=True, caller=caller),
         correction=False,
+        confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
     )
     return _answer(stored)
 
@@ -255,6 +289,8 @@ def submit_trf(
     meta: Meta,
     data: RawBody,
     key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
+    announcement: AnnouncementCode = None,
 ) -> Response:
     writes.authorize(caller, meta.federation)
     stored = writes.store(
@@ -265,6 +301,8 @@ def submit_trf(
         digest=_trf_digest(request, data),
         make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller),
         correction=False,
+        confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
     )
     return _answer(stored)
 
@@ -346,6 +384,7 @@ def correct_json(
     tournament_id: TournamentId,
     body: JsonBody,
     key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
 ) -> Response:
     read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
     stored = writes.store(
@@ -356,6 +395,7 @@ def correct_json(
         digest=_json_digest(request, body),
         make=lambda: intake_json(session, read, create=True, caller=caller, tournament_id=tournament_id),
         correction=True,
+        confirm_duplicate=confirm_duplicate,
     )
     return _answer(stored)
 
@@ -377,6 +417,7 @@ def correct_trf(
     meta: Meta,
     data: RawBody,
     key: IdempotencyKeyHeader = None,
+    confirm_duplicate: ConfirmDuplicate = False,
 ) -> Response:
     writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
     writes.authorize(caller, meta.federation)
@@ -390,6 +431,7 @@ def correct_trf(
             session, _nonempty(data), meta, create=True, caller=caller, tournament_id=tournament_id
         ),
         correction=True,
+        confirm_duplicate=confirm_duplicate,
     )
     return _answer(stored)
 
@@ -403,6 +445,14 @@ def correct_trf(
     "reused (a correction of it is a 409).",
     responses=_WITHDRAWN | problems(403, 404, 409),
 )
-def withdraw(*, session: RequestSession, caller: Writer, tournament_id: TournamentId) -> Response:
-    writes.withdraw(session, caller, tournament_id)
+def withdraw(
+    *,
+    session: RequestSession,
+    caller: Writer,
+    tournament_id: TournamentId,
+    reason: Annotated[
+        str | None, Query(max_length=500, description="why: kept in the tournament's history and the audit log")
+    ] = None,
+) -> Response:
+    writes.withdraw(session, caller, tournament_id, reason=reason)
     return Response(status_code=204)

@@ -9,7 +9,7 @@ never commits.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, SmallInteger, func, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -94,6 +94,9 @@ def record_impact(
     deltas = [new[0] - old[0] for _, old, new in changes if old[0] is not None and new[0] is not None]
     ids = sorted(set(tournaments))
     run = RunRecord(
+        # to the microsecond on both databases (SQLite's CURRENT_TIMESTAMP, the column's default,
+        # keeps seconds only): a tournament's history orders its runs among its recorded changes
+        finished_at=datetime.now(UTC),
         generation=generation,
         from_scratch=from_scratch,
         tournaments=len(ids),

@@ -28,7 +28,9 @@ from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.preview import preview
+from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.queries import list_tournaments, tournament_detail
+from zdb.tournaments.states import tournament_states
 from zdb.web import referee_forms as referee_writes
 from zdb.web.referee_session import referee, require_same_origin, sign_out, start
 from zdb.web.rendering import render, translate
@@ -166,12 +168,19 @@ def upload(
     tournament_id: Text = "",
     action: Text = "preview",
     key: Text = "",
+    confirm_duplicate: Text = "",
+    announcement: Annotated[str, Form(max_length=12)] = "",
 ) -> Response:
     """``action=preview`` checks and evaluates, storing nothing; ``action=submit`` stores."""
     require_same_origin(request)
     form = UploadForm(acronym, federation, name, end_date, time_control, youth_u12 == "on")
     correction = _correction(tournament_id)
-    context: dict[str, Any] = {"form": form, "tournament_id": correction, "problems": []}
+    context: dict[str, Any] = {
+        "form": form,
+        "tournament_id": correction,
+        "problems": [],
+        "announcement": announcement.strip(),
+    }
     try:
         kept_name, content = _file_data(file, data)
         context["filename"] = kept_name or filename
@@ -179,7 +188,16 @@ def upload(
             caller = referee(request, session)
             read = read_upload(kept_name or filename, content, form)
             if action == "submit":
-                stored = referee_writes.store(request, session, caller, read, key=key or None, tournament_id=correction)
+                stored = referee_writes.store(
+                    request,
+                    session,
+                    caller,
+                    read,
+                    key=key or None,
+                    tournament_id=correction,
+                    confirm_duplicate=confirm_duplicate == "on",
+                    announcement=announcement.strip() or None,
+                )
             else:
                 if correction is not None:
                     referee_writes.authorize(caller, referee_writes.stored_federation(session, correction))
@@ -187,7 +205,9 @@ def upload(
                 intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
                 context["preview"] = preview(session, intake)
                 record_preview(session, caller, intake)
-                context["warnings"] = intake.warnings
+                duplicates = duplicate_notes(session, intake.submission)
+                context["confirmable"] = duplicates.confirmable
+                context["warnings"] = (*intake.warnings, *duplicates.warnings)
     except ValidationError as error:
         context["problems"] = error.problems
         context["warnings"] = error.warnings
@@ -216,6 +236,7 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
             "waiting": waiting,
             "impact": impact,
             "moved": moved,
+            "states": tournament_states(session, tournament_id),
             "form": UploadForm(
                 acronym=detail.acronym,
                 federation=detail.federation_prefix or "",

@@ -17,6 +17,7 @@ from zdb.ratings.impact_queries import RunOut, tournament_impact
 from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, tournament_detail
+from zdb.tournaments.states import tournament_states
 from zdb.web.crosstable_view import crosstable_view
 from zdb.web.federation_names import federation_name
 from zdb.web.notation import page_notation
@@ -53,6 +54,7 @@ def tournament_page(
         "report": report,
         "federation_name": federation_name(session, detail.federation_prefix),
         "impact": _impact(session, tournament_id),
+        "states": tournament_states(session, tournament_id),
     }
     if detail.kind == "team_season":
         team = kept_team_view(session, tournament_id, detail.version, notation)

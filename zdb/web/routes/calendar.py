@@ -1,0 +1,36 @@
+"""The public calendar: the tournaments announced for rating, from today on (``?from=`` for
+another day, ``?federation=`` for a subtree)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from fastapi import Query, Request
+from fastapi.responses import HTMLResponse
+
+from zdb.endpoints.dependencies import RequestSession
+from zdb.tournaments.announcements import calendar
+from zdb.web.rendering import render
+from zdb.web.routes.router import page_router
+
+__all__ = ["router"]
+
+router = page_router()
+
+#: the calendar shows at most this many tournaments
+SHOWN = 200
+
+
+@router.get("/calendar", response_class=HTMLResponse)
+def calendar_page(
+    request: Request,
+    session: RequestSession,
+    date_from: Annotated[date | None, Query(alias="from")] = None,
+    federation: Annotated[str, Query(max_length=4)] = "",
+) -> HTMLResponse:
+    first = date_from or date.today()
+    items, total = calendar(
+        session, date_from=first, date_to=None, federation=federation or None, limit=SHOWN, offset=0
+    )
+    return render(request, "calendar.html", {"items": items, "total": total, "first": first, "federation": federation})
