@@ -1,0 +1,170 @@
+"""FIDE's report file of a stored tournament: the current version's players and games as the
+document ``zdb.formats.trf.writer`` writes as TRF16.
+
+Why here: the report is a read of the tournament as stored (its participants with their FIDE
+ids and the FIDE ratings they started with, its games by round), turned into FIDE's layout by
+the pure writer. What ZDB does not store is left out rather than made up; the choices, each one
+what a rating officer reading the file would expect:
+
+* a round in which a player has no game is written as a zero-point bye (``0000 - Z``): ZDB
+  stores games only, so such a round gave the player nothing, and the points column (the sum of
+  his games, forfeits included) agrees with it;
+* games stored without a round cannot be placed in FIDE's round columns: the report is refused
+  with a message naming the first such game (a JSON submission may leave rounds out; the referee
+  corrects the tournament with its rounds);
+* the birth date is written as the year only (``YYYY``, which TRF16 allows): full birth dates
+  are never published by ZDB, and FIDE knows its rated players' dates already;
+* the rank column stays blank: ZDB does not store the final ranking with its tie-breaks, and a
+  rank invented from the points alone would be wrong for every tie;
+* ``032`` is the host federation ``GER`` (ZDB is the German federation's database); city,
+  arbiters and type are not stored before FIDE registration exists and are left out; titles are
+  not held by ZDB and stay blank.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from zdb.errors import NotFoundError, ValidationError, ValidationProblem
+from zdb.formats.trf import TrfDocument, TrfPlayer, TrfRoundCell
+from zdb.formats.trf.players import CELL_WIDTH, ROUND_START
+from zdb.formats.trf.writer import write_trf
+from zdb.messages import Message
+from zdb.players.models import Player
+from zdb.rating import ResultCode
+from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+
+__all__ = ["HOST_FEDERATION", "fide_report", "fide_report_document", "report_file_name"]
+
+HOST_FEDERATION = "GER"
+
+# The TRF result codes of white and black for each stored result (TRF16: 1 0 = + -).
+_CODES: dict[str, tuple[str, str]] = {
+    "1-0": ("1", "0"),
+    "0-1": ("0", "1"),
+    "1/2-1/2": ("=", "="),
+    "+-": ("+", "-"),
+    "-+": ("-", "+"),
+    "--": ("-", "-"),
+    "0-0": ("0", "0"),
+    "1/2-0": ("=", "0"),
+    "0-1/2": ("0", "="),
+}
+_SEX = {"M": "m", "F": "w"}
+
+
+def _column(round_no: int) -> int:
+    return ROUND_START + CELL_WIDTH * (round_no - 1)
+
+
+def _cell(round_no: int, opponent: int | None, colour: str, result: str) -> TrfRoundCell:
+    text = f"{opponent or 0:04d} {colour} {result}"
+    return TrfRoundCell(round_no, opponent, colour, result, _column(round_no), text)
+
+
+def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
+    """The current version of a stored tournament as a TRF document (not found: 404; games
+    without a round: a validation error naming the game)."""
+    record = session.get(TournamentRecord, tournament_id)
+    if record is None:
+        raise NotFoundError(Message("tournament {id} does not exist", id=tournament_id))
+    version = record.current_version
+    head = session.get(TournamentVersion, (tournament_id, version))
+    assert head is not None, "the current version exists"
+    p = Participation
+    participants = session.execute(
+        select(
+            p.position,
+            p.player_pkz,
+            p.birth_year,
+            p.fide_rating,
+            Player.surname,
+            Player.given_name,
+            Player.sex,
+            Player.fide_id,
+            Player.nation,
+        )
+        .join(Player, Player.pkz == p.player_pkz)
+        .where(p.tournament_id == tournament_id, p.version == version)
+        .order_by(p.position)
+    ).all()
+    g = GameRow
+    games = session.execute(
+        select(g.seq, g.round, g.white_pkz, g.black_pkz, g.result)
+        .where(g.tournament_id == tournament_id, g.version == version)
+        .order_by(g.seq)
+    ).all()
+    unplaced = [game for game in games if game.round is None]
+    if unplaced:
+        raise ValidationError(
+            [
+                ValidationProblem(
+                    f"game {unplaced[0].seq}",
+                    Message(
+                        "{count} games have no round; FIDE's report needs every game's round: "
+                        "correct the tournament with its rounds",
+                        count=len(unplaced),
+                    ),
+                )
+            ]
+        )
+    round_dates = tuple(date.fromisoformat(d) if d else None for d in head.round_dates or ())
+    rounds = max([len(round_dates), *(game.round for game in games)], default=0)
+    start_no = {row.player_pkz: row.position + 1 for row in participants}
+    cells: dict[int, dict[int, TrfRoundCell]] = {pkz: {} for pkz in start_no}
+    points = dict.fromkeys(start_no, 0.0)
+    for game in games:
+        white_code, black_code = _CODES[game.result]
+        code = ResultCode(game.result)
+        cells[game.white_pkz][game.round] = _cell(game.round, start_no[game.black_pkz], "w", white_code)
+        cells[game.black_pkz][game.round] = _cell(game.round, start_no[game.white_pkz], "b", black_code)
+        points[game.white_pkz] += code.white_points
+        points[game.black_pkz] += code.black_points
+    players = tuple(
+        TrfPlayer(
+            line=0,
+            start_no=start_no[row.player_pkz],
+            sex=_SEX.get(row.sex or ""),
+            title=None,
+            name=", ".join(n for n in (row.surname, row.given_name) if n),
+            rating=row.fide_rating or None,
+            federation=row.nation,
+            fide_id=row.fide_id,
+            birth_text="" if row.birth_year is None else str(row.birth_year),
+            birth_year=row.birth_year,
+            birth_date=None,
+            points=points[row.player_pkz],
+            rank=None,
+            cells=_row(cells[row.player_pkz], rounds),
+        )
+        for row in participants
+    )
+    return TrfDocument(
+        encoding=None,
+        line_endings="CRLF",
+        name=head.name or head.acronym,
+        federation=HOST_FEDERATION,
+        start_date=head.start_date,
+        end_date=head.end_date,
+        round_dates=round_dates,
+        rounds=rounds,
+        time_control=head.time_control,
+        players=players,
+    )
+
+
+def _row(by_round: dict[int, TrfRoundCell], rounds: int) -> tuple[TrfRoundCell, ...]:
+    return tuple(by_round.get(k) or _cell(k, None, "-", "Z") for k in range(1, rounds + 1))
+
+
+def fide_report(session: Session, tournament_id: int) -> str:
+    """FIDE's report file (TRF16) of a stored tournament."""
+    return write_trf(fide_report_document(session, tournament_id))
+
+
+def report_file_name(tournament_id: int) -> str:
+    """The download's name: ``zdb-<id>-fide.trf``."""
+    return f"zdb-{tournament_id}-fide.trf"
