@@ -1,0 +1,57 @@
+"""The referee's tournament page offers FIDE's report file: the file the referee submitted comes
+back with the same players and games, and the FIDE ids ZDB holds; a tournament stored without rounds is refused
+with a German reason; a tournament of another region is not his to download."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_submissions import _post_trf
+from tests.api.world import FIDE_IDS, World, build_world
+from tests.web.signed_in import signed_in
+from tests.web.trf_files import good_trf
+from zdb.formats.trf import iter_games, parse_trf
+
+
+@pytest.fixture
+def fresh(database_url: str) -> World:
+    return build_world(database_url)
+
+
+def test_the_submitted_file_comes_back_as_fide_s_report(fresh: World) -> None:
+    submitted = good_trf(fresh)
+    stored = _post_trf(fresh, submitted)
+    assert stored.status_code == 201, stored.text
+    tid = stored.json()["id"]
+    client = signed_in(fresh)
+    page = client.get(f"/referee/tournaments/{tid}")
+    assert page.status_code == 200
+    assert f'href="/referee/tournaments/{tid}/fide-report.trf"' in page.text and "FIDE-Turnierbericht" in page.text
+    answer = client.get(f"/referee/tournaments/{tid}/fide-report.trf")
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-disposition"] == f'attachment; filename="zdb-{tid}-fide.trf"'
+    report, original = parse_trf(answer.content), parse_trf(submitted)
+    assert report.ok, report.errors
+    # the FIDE ids ZDB holds: Anna Müller's (A) from the register, Carla Muller's (C) from the file too
+    assert [(p.start_no, p.fide_id) for p in report.players] == [
+        (1, FIDE_IDS["A"]),
+        (2, None),
+        (3, FIDE_IDS["C"]),
+        (4, None),
+    ]
+    assert list(iter_games(report)) == list(iter_games(original))
+    assert (report.start_date, report.end_date, report.time_control) == (
+        original.start_date,
+        original.end_date,
+        original.time_control,
+    )
+
+
+def test_without_rounds_refused_in_german_and_another_region_s_not_at_all(fresh: World) -> None:
+    client = signed_in(fresh)
+    # tournament 1 (C03) was submitted as JSON without rounds
+    refused = client.get("/referee/tournaments/1/fide-report.trf")
+    assert refused.status_code == 422
+    assert "Partien haben keine Runde" in refused.text
+    # tournament 3 is organised in region D
+    assert client.get("/referee/tournaments/3/fide-report.trf").status_code == 403
