@@ -14,24 +14,29 @@ what a rating officer reading the file would expect:
   corrects the tournament with its rounds);
 * the birth date is written as the year only (``YYYY``, which TRF16 allows): full birth dates
   are never published by ZDB, and FIDE knows its rated players' dates already;
+* the FIDE rating is the one the referee submitted (the evaluation used it); where he gave none,
+  the standard rating of the newest edition of FIDE's list that ZDB holds from before the start
+  (before the end date when no start is stored), as FIDE rates from the list in force at the
+  start; the title (open title, else the women's title) comes from the same edition. Rapid and
+  blitz ratings wait for the FIDE registration, which will say the tournament's category;
 * the rank column stays blank: ZDB does not store the final ranking with its tie-breaks, and a
   rank invented from the points alone would be wrong for every tie;
 * ``032`` is the host federation ``GER`` (ZDB is the German federation's database); city,
-  arbiters and type are not stored before FIDE registration exists and are left out; titles are
-  not held by ZDB and stay blank.
+  arbiters and type are not stored before FIDE registration exists and are left out.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
 from zdb.formats.trf import TrfDocument, TrfPlayer, TrfRoundCell
 from zdb.formats.trf.players import CELL_WIDTH, ROUND_START
 from zdb.formats.trf.writer import write_trf
+from zdb.lists.models import FideRatingRow
 from zdb.messages import Message
 from zdb.players.models import Player
 from zdb.rating import ResultCode
@@ -113,6 +118,7 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
         )
     round_dates = tuple(date.fromisoformat(d) if d else None for d in head.round_dates or ())
     rounds = max([len(round_dates), *(game.round for game in games)], default=0)
+    listed = _fide_list(session, [row.fide_id for row in participants if row.fide_id], head.start_date or head.end_date)
     start_no = {row.player_pkz: row.position + 1 for row in participants}
     cells: dict[int, dict[int, TrfRoundCell]] = {pkz: {} for pkz in start_no}
     points = dict.fromkeys(start_no, 0.0)
@@ -128,9 +134,9 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
             line=0,
             start_no=start_no[row.player_pkz],
             sex=_SEX.get(row.sex or ""),
-            title=None,
+            title=listed.get(row.fide_id or 0, (None, None))[1],
             name=", ".join(n for n in (row.surname, row.given_name) if n),
-            rating=row.fide_rating or None,
+            rating=row.fide_rating or listed.get(row.fide_id or 0, (None, None))[0],
             federation=row.nation,
             fide_id=row.fide_id,
             birth_text="" if row.birth_year is None else str(row.birth_year),
@@ -154,6 +160,25 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
         time_control=head.time_control,
         players=players,
     )
+
+
+def _fide_list(session: Session, fide_ids: list[int], before: date) -> dict[int, tuple[int | None, str | None]]:
+    """FIDE id -> (standard rating, title) of the newest edition of FIDE's list before ``before``."""
+    if not fide_ids:
+        return {}
+    f = FideRatingRow
+    newest = (
+        select(f.fide_id, func.max(f.edition).label("edition"))
+        .where(f.fide_id.in_(set(fide_ids)), f.edition < before)
+        .group_by(f.fide_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(f.fide_id, f.standard, f.title, f.women_title).join(
+            newest, (f.fide_id == newest.c.fide_id) & (f.edition == newest.c.edition)
+        )
+    )
+    return {fide_id: (standard or None, title or women or None) for fide_id, standard, title, women in rows}
 
 
 def _row(by_round: dict[int, TrfRoundCell], rounds: int) -> tuple[TrfRoundCell, ...]:
