@@ -139,6 +139,10 @@ def test_every_synthetic_tournament_reads_back_as_stored(federation: Federation)
             points[start_no[g.white_pkz]] += code.white_points
             points[start_no[g.black_pkz]] += code.black_points
         assert {p.start_no: p.points for p in doc.players} == {n: points[n] for n in start_no.values()}
+        # ranked by points first (the tie-breaks only order equal points), from rank 1
+        ranked = sorted(doc.players, key=lambda p: p.rank or 0)
+        assert ranked[0].rank == 1 and all(p.rank for p in ranked)
+        assert [p.points for p in ranked] == sorted((p.points or 0.0 for p in ranked), reverse=True)
         assert doc.start_date == head.start_date and doc.end_date == head.end_date
         if head.round_dates:
             assert list(doc.round_dates) == [date.fromisoformat(d) for d in head.round_dates]

@@ -64,6 +64,8 @@ def test_the_submitted_file_comes_back_as_fide_s_report(fresh: World) -> None:
         (4, None),
     ]
     assert [(p.rating, p.title) for p in report.players] == [(2105, "FM"), (None, None), (1950, "WIM"), (None, None)]
+    # the round robin of trf_files.py by hand: 2½, 2, 1½ and 0 points, no tie
+    assert [(p.points, p.rank) for p in report.players] == [(2.5, 1), (2.0, 2), (1.5, 3), (0.0, 4)]
     assert list(iter_games(report)) == list(iter_games(original))
     assert (report.start_date, report.end_date, report.time_control) == (
         original.start_date,

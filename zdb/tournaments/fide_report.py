@@ -19,8 +19,9 @@ what a rating officer reading the file would expect:
   (before the end date when no start is stored), as FIDE rates from the list in force at the
   start; the title (open title, else the women's title) comes from the same edition. Rapid and
   blitz ratings wait for the FIDE registration, which will say the tournament's category;
-* the rank column stays blank: ZDB does not store the final ranking with its tie-breaks, and a
-  rank invented from the points alone would be wrong for every tie;
+* the rank is the one the tournament's page shows: points, then the tie-breaks of the pairing
+  system the pairings show (``zdb.standings``; players still tied share a rank); a team season
+  is ranked as the individual tournament of its games;
 * ``032`` is the host federation ``GER`` (ZDB is the German federation's database); city,
   arbiters and type are not stored before FIDE registration exists and are left out.
 """
@@ -40,6 +41,7 @@ from zdb.lists.models import FideRatingRow
 from zdb.messages import Message
 from zdb.players.models import Player
 from zdb.rating import ResultCode
+from zdb.standings import individual_standings, standings_input_from_rows
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["HOST_FEDERATION", "fide_report", "fide_report_document", "report_file_name"]
@@ -129,6 +131,13 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
         cells[game.black_pkz][game.round] = _cell(game.round, start_no[game.white_pkz], "b", black_code)
         points[game.white_pkz] += code.white_points
         points[game.black_pkz] += code.black_points
+    standings = individual_standings(
+        standings_input_from_rows(
+            [str(row.player_pkz) for row in participants],
+            [(game.round, str(game.white_pkz), str(game.black_pkz), game.result) for game in games],
+        )
+    )
+    ranks = {row.player: row.rank for row in standings.rows}
     players = tuple(
         TrfPlayer(
             line=0,
@@ -143,7 +152,7 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
             birth_year=row.birth_year,
             birth_date=None,
             points=points[row.player_pkz],
-            rank=None,
+            rank=ranks.get(str(row.player_pkz)),
             cells=_row(cells[row.player_pkz], rounds),
         )
         for row in participants
