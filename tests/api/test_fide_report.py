@@ -27,6 +27,7 @@ from zdb.formats.trf import ByeKind, iter_byes, iter_games, parse_trf
 from zdb.players.models import Player
 from zdb.rating import ResultCode
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+from zdb.tournaments.standings_queries import stored_games
 
 
 @dataclass
@@ -143,12 +144,24 @@ def test_every_synthetic_tournament_reads_back_as_stored(federation: Federation)
         ranked = sorted(doc.players, key=lambda p: p.rank or 0)
         assert ranked[0].rank == 1 and all(p.rank for p in ranked)
         assert [p.points for p in ranked] == sorted((p.points or 0.0 for p in ranked), reverse=True)
+        if head.kind == "team_season":
+            # the teams are the clubs the league table names (013 holds 32 characters of a name),
+            # every player of a club in its team
+            with unit_of_work(engine_for(federation.url)) as session:
+                clubs = {pkz: name[:32] for pkz, name in stored_games(session, tournament_id)[1].clubs.items()}
+            assert sorted(t.name for t in doc.teams) == sorted(set(clubs.values()))
+            assert {n: t.name for t in doc.teams for n in t.members} == {
+                start_no[int(pkz)]: club for pkz, club in clubs.items()
+            }
+            seen["teams"] += len(doc.teams)
+        else:
+            assert not doc.teams
         assert doc.start_date == head.start_date and doc.end_date == head.end_date
         if head.round_dates:
             assert list(doc.round_dates) == [date.fromisoformat(d) for d in head.round_dates]
     # the tournaments tried hold what the report has to carry
     assert seen["byes"] and seen["forfeits"] and seen["fide ids"] and seen["fide ratings"]
-    assert seen["individual"] and seen["team_season"]
+    assert seen["individual"] and seen["team_season"] and seen["teams"]
 
 
 def test_only_the_region_s_referee_and_staff_download_it(federation: Federation) -> None:

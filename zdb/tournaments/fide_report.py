@@ -22,6 +22,9 @@ what a rating officer reading the file would expect:
 * the rank is the one the tournament's page shows: points, then the tie-breaks of the pairing
   system the pairings show (``zdb.standings``; players still tied share a rank); a team season
   is ranked as the individual tournament of its games;
+* a team season gets TRF16's team records ``013``: one team per club, named after the club its
+  players belonged to at the end date (as its league table names them), members in start order
+  (ZDB stores no board order); players without a club there are in no team;
 * ``032`` is the host federation ``GER`` (ZDB is the German federation's database); city,
   arbiters and type are not stored before FIDE registration exists and are left out.
 """
@@ -34,7 +37,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
-from zdb.formats.trf import TrfDocument, TrfPlayer, TrfRoundCell
+from zdb.formats.trf import TrfDocument, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.players import CELL_WIDTH, ROUND_START
 from zdb.formats.trf.writer import write_trf
 from zdb.lists.models import FideRatingRow
@@ -43,6 +46,7 @@ from zdb.players.models import Player
 from zdb.rating import ResultCode
 from zdb.standings import individual_standings, standings_input_from_rows
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
+from zdb.tournaments.standings_queries import stored_games
 
 __all__ = ["HOST_FEDERATION", "fide_report", "fide_report_document", "report_file_name"]
 
@@ -168,7 +172,20 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
         rounds=rounds,
         time_control=head.time_control,
         players=players,
+        teams=_teams(session, tournament_id) if head.kind == "team_season" else (),
+        tournament_type="Team" if head.kind == "team_season" else None,
     )
+
+
+def _teams(session: Session, tournament_id: int) -> tuple[TrfTeam, ...]:
+    """One team per club of the players at the end date, in the order of their first players."""
+    _, stored = stored_games(session, tournament_id)
+    members: dict[str, list[int]] = {}
+    for number, pkz in enumerate(stored.players, 1):
+        club = stored.clubs.get(pkz)
+        if club is not None:
+            members.setdefault(club, []).append(number)
+    return tuple(TrfTeam(0, k, name, tuple(numbers), "013") for k, (name, numbers) in enumerate(members.items(), 1))
 
 
 def _fide_list(session: Session, fide_ids: list[int], before: date) -> dict[int, tuple[int | None, str | None]]:
