@@ -101,3 +101,16 @@ def test_byes_and_forfeits_survive_the_round_trip() -> None:
     doc = parse_trf(write_trf(parse_trf((TRF_DIR / "bbp-autotest-issue15-180p-11r-cr-eol.trf").read_bytes())))
     forfeits = Counter(g.result for g in iter_games(doc) if not g.rated)
     assert forfeits[ResultCode.WHITE_WINS_FORFEIT] + forfeits[ResultCode.BLACK_WINS_FORFEIT] == 84
+
+
+def test_an_unfinished_tournament_stays_unfinished() -> None:
+    # test_trf_corpus.py: the Gros open announces 9 rounds (XXR) and holds 4 played and a fifth of byes
+    first = parse_trf((TRF_DIR / "javafo-gros-open-2010-52p-partial-xxr.trf").read_bytes())
+    second = parse_trf(write_trf(first).encode("utf-8"))
+    assert (second.declared_rounds, second.rounds) == (first.declared_rounds, first.rounds) == (9, 5)
+    assert [(p.field, p.message) for p in second.errors] == [(p.field, p.message) for p in first.errors]
+    assert list(iter_games(second)) == list(iter_games(first))
+    assert _byes(second) == _byes(first)
+    # SOURCES.md: byes "0000 - H" 16 times, "- Z" 6 times, "- U" 3 times
+    kinds = Counter(b.kind for b in iter_byes(second))
+    assert (kinds[ByeKind.HALF_POINT], kinds[ByeKind.ZERO_POINT], kinds[ByeKind.PAIRING_ALLOCATED]) == (16, 6, 3)
