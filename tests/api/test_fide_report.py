@@ -181,3 +181,12 @@ def test_games_without_rounds_are_refused_with_a_reason(federation: Federation) 
     answer = federation.report(tournament_id)
     assert answer.status_code == 422
     assert "no round" in answer.text
+
+
+def test_two_games_of_a_player_in_one_round_are_refused(federation: Federation) -> None:
+    tournament_id = _tournament_ids(federation.url)[-2]
+    with unit_of_work(engine_for(federation.url)) as session:
+        session.execute(update(GameRow).where(GameRow.tournament_id == tournament_id).values(round=1))
+    answer = federation.report(tournament_id)
+    assert answer.status_code == 422
+    assert "has two games in round 1" in answer.text

@@ -11,7 +11,8 @@ what a rating officer reading the file would expect:
   his games, forfeits included) agrees with it;
 * games stored without a round cannot be placed in FIDE's round columns: the report is refused
   with a message naming the first such game (a JSON submission may leave rounds out; the referee
-  corrects the tournament with its rounds);
+  corrects the tournament with its rounds); so is a player with two games in one round (TRF16
+  has one cell per player and round);
 * the birth date is written as the year only (``YYYY``, which TRF16 allows): full birth dates
   are never published by ZDB, and FIDE knows its rated players' dates already;
 * the FIDE rating is the one the referee submitted (the evaluation used it); where he gave none,
@@ -129,6 +130,22 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
     cells: dict[int, dict[int, TrfRoundCell]] = {pkz: {} for pkz in start_no}
     points = dict.fromkeys(start_no, 0.0)
     for game in games:
+        for pkz in (game.white_pkz, game.black_pkz):
+            if game.round in cells[pkz]:
+                # TRF16 has one cell per player and round: a second game would silently replace the first
+                raise ValidationError(
+                    [
+                        ValidationProblem(
+                            f"game {game.seq}",
+                            Message(
+                                "start number {number} has two games in round {round}; FIDE's report has one "
+                                "result per player and round: correct the tournament's rounds",
+                                number=start_no[pkz],
+                                round=game.round,
+                            ),
+                        )
+                    ]
+                )
         white_code, black_code = _CODES[game.result]
         code = ResultCode(game.result)
         cells[game.white_pkz][game.round] = _cell(game.round, start_no[game.black_pkz], "w", white_code)
