@@ -123,8 +123,10 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
                 )
             ]
         )
-    round_dates = tuple(date.fromisoformat(d) if d else None for d in head.round_dates or ())
-    rounds = max([len(round_dates), *(game.round for game in games)], default=0)
+    # The rounds are those games were played in: a dated round without any game did not take place
+    # (forfeits are games), and a round of byes only would make the file read as unfinished.
+    rounds = max((game.round for game in games), default=0)
+    round_dates = tuple(date.fromisoformat(d) if d else None for d in (head.round_dates or ())[:rounds])
     listed = _fide_list(session, [row.fide_id for row in participants if row.fide_id], head.start_date or head.end_date)
     start_no = {row.player_pkz: row.position + 1 for row in participants}
     cells: dict[int, dict[int, TrfRoundCell]] = {pkz: {} for pkz in start_no}
