@@ -9,6 +9,8 @@ what a rating officer reading the file would expect:
 * a round in which a player has no game is written as a zero-point bye (``0000 - Z``): ZDB
   stores games only, so such a round gave the player nothing, and the points column (the sum of
   his games, forfeits included) agrees with it;
+* the rounds are those games were played in (forfeits are games): a dated round without any
+  game did not take place and is left out with its date;
 * games stored without a round cannot be placed in FIDE's round columns: the report is refused
   with a message naming the first such game (a JSON submission may leave rounds out; the referee
   corrects the tournament with its rounds); so is a player with two games in one round (TRF16
