@@ -1,5 +1,5 @@
-"""Tournaments: the list, one tournament, its evaluation report, its crosstable, and the
-explanation of one player's rating change in it."""
+"""Tournaments: the list, one tournament, its evaluation report, its crosstable, the
+explanation of one player's rating change in it, and FIDE's report file."""
 
 from __future__ import annotations
 
@@ -9,12 +9,22 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
-from zdb.endpoints.dependencies import Paging, PersonNumber, QueryDate, RequestSession, TournamentId, get_principal
+from zdb.endpoints.dependencies import (
+    Caller,
+    Paging,
+    PersonNumber,
+    QueryDate,
+    RequestSession,
+    TournamentId,
+    get_principal,
+)
 from zdb.endpoints.pagination import Page
+from zdb.endpoints.referee_writes import authorize, stored_federation
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.queries import explain_rating_change, results_stamp
 from zdb.ratings.schemas import ExplanationOut
 from zdb.tournaments import queries
+from zdb.tournaments.fide_report import fide_report, report_file_name
 from zdb.tournaments.schemas import (
     Crosstable,
     EvaluationReport,
@@ -97,3 +107,26 @@ def explanation(
 ) -> Response:
     explained = explain_rating_change(session, tournament_id, pkz)
     return conditional_json(request, explained, results_stamp(session))
+
+
+@router.get(
+    "/{tournament_id}/fide-report.trf",
+    summary="FIDE's report file (TRF16) of the current version",
+    description="For the referees whose scope holds the tournament's federation, and for staff. Players with "
+    "their FIDE ids and the FIDE ratings they started with, every game by round (forfeits as + and -), a round "
+    "without a game as a zero-point bye. Refused (422) when games were stored without rounds.",
+    response_class=Response,
+    responses={
+        200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "the TRF16 file"},
+        **problems(401, 403, 404, 422),
+    },
+)
+def fide_report_file(*, session: RequestSession, caller: Caller, tournament_id: TournamentId) -> Response:
+    caller.require("admin", "referee")
+    authorize(caller, stored_federation(session, tournament_id, for_change=False))
+    text = fide_report(session, tournament_id)
+    return Response(
+        text.encode("utf-8"),
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{report_file_name(tournament_id)}"'},
+    )

@@ -1,6 +1,6 @@
 """The referees' area: sign in with an API token, upload a TRF or JSON file (drag and drop, or
 the plain form), see every problem with its line, preview the evaluation, submit, correct,
-withdraw, and follow the tournament until it is evaluated.
+withdraw, follow the tournament until it is evaluated, and download FIDE's report file.
 
 Writes run in a unit of work of their own (``zdb.db.unit_of_work``): a refused upload is rolled
 back whole before its problems are shown, and a stored one is committed before the answer, the
@@ -23,12 +23,13 @@ from zdb.auth.service import authenticate, token_standing
 from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import RequestSession, TournamentId
 from zdb.endpoints.failed_sign_ins import FailedSignIns
-from zdb.endpoints.referee_writes import record_preview
+from zdb.endpoints.referee_writes import authorize, record_preview, stored_federation
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.preview import preview
 from zdb.tournaments.duplicates import duplicate_notes
+from zdb.tournaments.fide_report import fide_report, report_file_name
 from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.tournaments.states import tournament_states
 from zdb.web import referee_forms as referee_writes
@@ -244,6 +245,18 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
                 time_control=detail.time_control or "",
             ),
         },
+    )
+
+
+@router.get("/referee/tournaments/{tournament_id}/fide-report.trf")
+def fide_report_download(request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
+    """FIDE's report file, for the referee of the tournament's region (as in the API)."""
+    caller = referee(request, session)
+    authorize(caller, stored_federation(session, tournament_id, for_change=False))
+    return Response(
+        fide_report(session, tournament_id).encode("utf-8"),
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{report_file_name(tournament_id)}"'},
     )
 
 
