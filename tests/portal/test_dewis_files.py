@@ -154,5 +154,14 @@ def test_the_dewis_files_count_as_the_club_pull(world: World) -> None:
     with TestClient(create_app(settings, recalculation=False)) as limited:
         for _ in range(2):
             assert limited.get("/php/dewis/verein.php", params={"zps": "C0327"}).status_code == 200
-        assert limited.get("/php/dewis/spieler.php", params={"pkz": "1"}).status_code == 429
+        # over the limit: a "Fehler: " text, as every DeWIS error (with status 200, which a PHP
+        # script's file_get_contents reads), and when to try again
+        over = limited.get("/php/dewis/spieler.php", params={"pkz": "1"})
+        assert over.status_code == 200 and over.text.startswith("Fehler: ")
+        assert int(over.headers["retry-after"]) >= 1 and over.headers["cache-control"] == "no-store"
+        # the portal's list file counts as the same pull, refused in the portal's error shape
+        refused = limited.get("/dsbwertungsportal/rs/dwz/dwzliste/download/LV-0-dwzliste.zip")
+        assert refused.status_code == 429
+        assert set(refused.json()) == {"error", "error_description"}
+        assert int(refused.headers["retry-after"]) >= 1
         assert limited.get("/dsbwertungsportal/rs/dwz/dwzliste/persons").status_code == 200  # a read, not a file

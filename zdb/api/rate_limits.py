@@ -37,6 +37,7 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
 from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from zdb.api.problems import problem_response
@@ -51,6 +52,7 @@ _CLUB_PULL = re.compile(
     r"^/api/v1/(clubs/[^/]+/(ratings|members\.csv)|files/rating-list\.zip|ratings/changes)$"
     r"|^/php/dewis/(verein|verband|spieler)\.php$|^/dsbwertungsportal/rs/dwz/dwzliste/download/[^/]+$"
 )
+_PORTAL, _DEWIS = "/dsbwertungsportal/", "/php/dewis/"
 _UNLIMITED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
 _PUBLIC_WRITES = frozenset({"/api/v1/simulator"})
 
@@ -126,7 +128,19 @@ class RateLimits:
             reset = time.time() + item.get_expiry()
         wait = max(1, math.ceil(reset - time.time()))
         detail = f"more than {item} from this client; retry in {wait} seconds"
-        response = problem_response(
-            Request(scope), 429, "too-many-requests", detail, headers={"Retry-After": str(wait)}
-        )
+        headers = {"Retry-After": str(wait)}
+        path: str = scope["path"]
+        # each door answers in its own language: the portal's clients read {"error", "error_description"},
+        # the DeWIS files' scripts a plain text starting with "Fehler: "
+        response: Response
+        if path.startswith(_PORTAL):
+            body = {"error": "too_many_requests", "error_description": detail}
+            response = JSONResponse(body, status_code=429, headers=headers)
+        elif path.startswith(_DEWIS):
+            # with status 200, as every DeWIS error (``zdb.portal.dewis``): a PHP script reading
+            # with file_get_contents gets no body of a 4xx, only the text shows it what happened
+            text = f"Fehler: zu viele Anfragen von dieser Adresse; erneut in {wait} Sekunden"
+            response = PlainTextResponse(text, headers={**headers, "Cache-Control": "no-store"})
+        else:
+            response = problem_response(Request(scope), 429, "too-many-requests", detail, headers=headers)
         await response(scope, receive, send)
