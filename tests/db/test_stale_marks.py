@@ -1,0 +1,73 @@
+"""The stale mark of a tournament (a participant's birth year learned after it was evaluated,
+``zdb.tournaments.person_facts``) is cleared by the run that read it, and only by that: a mark
+made after the run read the generation stays for the next run. On both databases."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+
+from tests.db.scenario import differences, recalc
+from zdb.db import engine_for, unit_of_work
+from zdb.players.service import NewPlayer, create_players
+from zdb.ratings.recalculation.replay import recalculate
+from zdb.tournaments.models import TournamentRecord
+from zdb.tournaments.person_facts import learn_birth_years
+from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
+
+
+def _evaluated_with_a_yearless_player(url: str) -> tuple[int, int]:
+    """A tournament evaluated while one of its players had no birth year: its id and his number."""
+    with unit_of_work(engine_for(url)) as session:
+        known, yearless = create_players(session, [NewPlayer(surname="Bekannt", birth_year=1970), NewPlayer("Ohne")])
+        submission = TournamentSubmission(
+            acronym="OJA",
+            end_date=date(2025, 5, 4),
+            players=(SubmittedPlayer(known, 1970), SubmittedPlayer(yearless, None)),
+            games=(SubmittedGame(known, yearless, "0-1"), SubmittedGame(yearless, known, "1/2-1/2")),
+        )
+        ((tournament_id, _),) = submit_tournaments(session, [submission], by="test")
+    assert recalc(url).clean
+    return tournament_id, yearless
+
+
+def _stale(url: str, tournament_id: int) -> int | None:
+    with engine_for(url).connect() as connection:
+        t = TournamentRecord
+        return connection.execute(select(t.stale_generation).where(t.id == tournament_id)).scalar_one()
+
+
+def test_the_run_that_read_a_stale_mark_clears_it(database_url: str) -> None:
+    tournament_id, yearless = _evaluated_with_a_yearless_player(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        learn_birth_years(session, {yearless: 2012})  # a youth player now: another row of spec §6
+    assert _stale(database_url, tournament_id) is not None
+    outcome = recalc(database_url)
+    assert outcome.clean and outcome.evaluated == 1
+    assert _stale(database_url, tournament_id) is None
+    # Nothing is left to do: a mark that stayed would have the tournament redone by every run.
+    assert recalc(database_url).evaluated == 0
+    assert differences(database_url) == []
+
+
+def test_a_stale_mark_made_after_the_run_read_the_generation_stays(database_url: str) -> None:
+    """The run has loaded the tournament with the old year when the year is learned. On SQLite
+    the run is the database's one writer, so the change is made in the run's own transaction;
+    PostgreSQL's concurrent variant is ``tests/api/test_person_authority.py``."""
+    tournament_id, yearless = _evaluated_with_a_yearless_player(database_url)
+    learned: list[int] = []
+    with unit_of_work(engine_for(database_url)) as session:
+
+        def meanwhile(done: int, total: int) -> None:
+            if not learned:
+                learn_birth_years(session, {yearless: 2012})
+                learned.append(done)
+
+        outcome = recalculate(session, from_scratch=True, progress=meanwhile)
+    assert learned and outcome.ran and not outcome.clean
+    assert _stale(database_url, tournament_id) is not None
+    again = recalc(database_url)
+    assert again.clean and again.evaluated == 1
+    assert _stale(database_url, tournament_id) is None
+    assert differences(database_url) == []

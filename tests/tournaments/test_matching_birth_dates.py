@@ -1,0 +1,61 @@
+"""A record that knows only a player's birth year is found by a file that carries his full birth
+date: the date cannot contradict what the record does not know, so the file names the same
+person (a duplicate newcomer would start again as unrated, spec §3: his whole history lost).
+A record whose birth date is known and differs is someone else. On both databases."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from zdb.auth.principal import Principal
+from zdb.db import engine_for, unit_of_work
+from zdb.federations.models import Club, Federation
+from zdb.players.matching import PlayerQuery, match_players
+from zdb.players.models import Membership
+from zdb.players.service import NewPlayer, create_players
+
+REFEREE = Principal("referee", "C")  # the club C0327 lies in his scope: he may compare birth dates
+JOINED = date(2026, 3, 1)
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def url(request: pytest.FixtureRequest) -> str:
+    return str(request.getfixturevalue("postgres_url" if request.param == "postgresql" else "sqlite_url"))
+
+
+def _recorded(url: str, player: NewPlayer) -> int:
+    """A member of club C0327 (in the referee's scope) with the record ``player``."""
+    with unit_of_work(engine_for(url)) as session:
+        session.add(Federation(prefix="", name="Deutscher Schachbund", level=0, parent_prefix=None))
+        session.flush()
+        session.add(Federation(prefix="C", name="Region C", level=1, parent_prefix=""))
+        session.flush()
+        session.add(Club(code="C0327", name="SK Musterstadt 1920", federation_prefix="C"))
+        session.flush()
+        (pkz,) = create_players(session, [player])
+        session.add(Membership(player_pkz=pkz, club_code="C0327", member_no=7, valid_from=date(2010, 1, 1)))
+    return pkz
+
+
+def _match(url: str, query: PlayerQuery) -> tuple[int | None, bool]:
+    with unit_of_work(engine_for(url)) as session:
+        outcome = match_players(session, [query], create=True, joined=JOINED, caller=REFEREE)
+    assert outcome.problems == ()
+    return outcome.pkz[0], outcome.created[0]
+
+
+def test_a_record_with_the_birth_year_only_is_found_by_a_full_birth_date(url: str) -> None:
+    pkz = _recorded(url, NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1985))
+    file_says = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_date=date(1985, 4, 3))
+    assert _match(url, file_says) == (pkz, False)
+
+
+def test_a_record_with_another_birth_date_is_someone_else(url: str) -> None:
+    pkz = _recorded(
+        url, NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1985, birth_date=date(1985, 9, 30))
+    )
+    file_says = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_date=date(1985, 4, 3))
+    found, created = _match(url, file_says)
+    assert created and found != pkz
