@@ -11,7 +11,7 @@ from sqlalchemy import select
 from tests.db.scenario import differences, recalc
 from zdb.db import engine_for, unit_of_work
 from zdb.players.service import NewPlayer, create_players
-from zdb.ratings.recalculation.replay import recalculate
+from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
 from zdb.tournaments.models import TournamentRecord
 from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
@@ -69,5 +69,27 @@ def test_a_stale_mark_made_after_the_run_read_the_generation_stays(database_url:
     assert _stale(database_url, tournament_id) is not None
     again = recalc(database_url)
     assert again.clean and again.evaluated == 1
+    assert _stale(database_url, tournament_id) is None
+    assert differences(database_url) == []
+
+
+def test_a_second_run_while_one_runs_leaves_it_alone(database_url: str) -> None:
+    """One run at a time (PostgreSQL: the advisory lock; SQLite: the process's lock): a run
+    asked for while another runs returns at once without running; the running one's change
+    is taken by it or by the next run. A run asked for without saying how is incremental."""
+    tournament_id, yearless = _evaluated_with_a_yearless_player(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        learn_birth_years(session, {yearless: 2012})
+    second: list[object] = []
+    with unit_of_work(engine_for(database_url)) as session:
+
+        def meanwhile(done: int, total: int) -> None:
+            if not second:
+                with unit_of_work(engine_for(database_url)) as other:
+                    second.append(recalculate(other))
+
+        outcome = recalculate(session, progress=meanwhile)
+    assert second == [RecalcOutcome(ran=False)]
+    assert outcome.ran and outcome.clean and not outcome.from_scratch and outcome.evaluated == 1
     assert _stale(database_url, tournament_id) is None
     assert differences(database_url) == []

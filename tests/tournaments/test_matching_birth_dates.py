@@ -59,3 +59,41 @@ def test_a_record_with_another_birth_date_is_someone_else(url: str) -> None:
     file_says = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_date=date(1985, 4, 3))
     found, created = _match(url, file_says)
     assert created and found != pkz
+
+
+def test_a_record_of_another_birth_year_is_someone_else(url: str) -> None:
+    pkz = _recorded(url, NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1990))
+    file_says = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_date=date(1985, 4, 3))
+    found, created = _match(url, file_says)
+    assert created and found != pkz
+    year_only = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_year=1991)
+    found, created = _match(url, year_only)
+    assert created and found != pkz
+
+
+def test_a_file_with_the_birth_year_only_finds_the_record(url: str) -> None:
+    pkz = _recorded(
+        url, NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1985, birth_date=date(1985, 9, 30))
+    )
+    assert _match(url, PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_year=1985)) == (
+        pkz,
+        False,
+    )
+
+
+def test_a_record_without_a_birth_year_fits_any(url: str) -> None:
+    pkz = _recorded(url, NewPlayer(surname="Jahrmann", given_name="Jonas"))
+    file_says = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_date=date(1985, 4, 3))
+    assert _match(url, file_says) == (pkz, False)
+
+
+def test_a_record_of_another_name_born_the_same_year_is_someone_else(url: str) -> None:
+    pkz = _recorded(url, NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1985))
+    file_says = PlayerQuery("players[0]", surname="Andersmann", given_name="Jonas", birth_date=date(1985, 4, 3))
+    found, created = _match(url, file_says)
+    assert created and found != pkz
+
+
+def test_a_player_named_by_surname_alone(url: str) -> None:
+    pkz = _recorded(url, NewPlayer(surname="Einname", birth_year=1985))
+    assert _match(url, PlayerQuery("players[0]", surname="Einname", birth_year=1985)) == (pkz, False)
