@@ -4,6 +4,7 @@ made after the run read the generation stays for the next run. On both databases
 
 from __future__ import annotations
 
+import time
 from datetime import date
 
 from sqlalchemy import select
@@ -28,7 +29,14 @@ def _evaluated_with_a_yearless_player(url: str) -> tuple[int, int]:
             games=(SubmittedGame(known, yearless, "0-1"), SubmittedGame(yearless, known, "1/2-1/2")),
         )
         ((tournament_id, _),) = submit_tournaments(session, [submission], by="test")
-    assert recalc(url).clean
+    began = time.monotonic()
+    first = recalc(url)
+    took_ms = (time.monotonic() - began) * 1000
+    # Nothing stored yet: the first run is a from-scratch run, whatever it was asked for.
+    assert first.ran and first.clean and first.from_scratch and first.evaluated == 1
+    # The run's own duration, in milliseconds: within the time the call took (no lower bound
+    # is asserted: that would be a timed test).
+    assert 0 <= first.duration_ms <= took_ms + 1
     return tournament_id, yearless
 
 
