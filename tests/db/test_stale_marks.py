@@ -13,6 +13,7 @@ from tests.db.scenario import differences, recalc
 from zdb.db import engine_for, unit_of_work
 from zdb.players.service import NewPlayer, create_players
 from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
+from zdb.ratings.recalculation.state import read_state
 from zdb.tournaments.models import TournamentRecord
 from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
@@ -52,8 +53,16 @@ def test_the_run_that_read_a_stale_mark_clears_it(database_url: str) -> None:
         learn_birth_years(session, {yearless: 2012})  # a youth player now: another row of spec §6
     assert _stale(database_url, tournament_id) is not None
     outcome = recalc(database_url)
-    assert outcome.clean and outcome.evaluated == 1
+    # Generation 1: the submission; 2: the year learned. One tournament redone, nothing removed.
+    assert (outcome.ran, outcome.clean, outcome.from_scratch) == (True, True, False)
+    assert (outcome.generation, outcome.evaluated, outcome.removed) == (2, 1, 0)
     assert _stale(database_url, tournament_id) is None
+    with unit_of_work(engine_for(database_url)) as session:
+        state = read_state(session)
+        figures = (state.last_generation, state.last_evaluated, state.last_changed_players, state.last_duration_ms)
+        assert figures == (2, 1, outcome.changed_players, outcome.duration_ms)
+        assert state.last_started_at is not None and state.last_finished_at is not None
+        assert state.last_started_at <= state.last_finished_at and state.last_error is None
     # Nothing is left to do: a mark that stayed would have the tournament redone by every run.
     assert recalc(database_url).evaluated == 0
     assert differences(database_url) == []
