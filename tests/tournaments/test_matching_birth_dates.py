@@ -97,3 +97,29 @@ def test_a_record_of_another_name_born_the_same_year_is_someone_else(url: str) -
 def test_a_player_named_by_surname_alone(url: str) -> None:
     pkz = _recorded(url, NewPlayer(surname="Einname", birth_year=1985))
     assert _match(url, PlayerQuery("players[0]", surname="Einname", birth_year=1985)) == (pkz, False)
+
+
+def test_a_caller_who_may_not_read_the_birth_date_finds_by_year_and_is_warned(url: str) -> None:
+    """Outside the caller's scope the date is not compared (it must not be learnable from the
+    answer): the record is found by name and year, and the answer says the date was not compared."""
+    pkz = _recorded(
+        url, NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1985, birth_date=date(1985, 9, 30))
+    )
+    file_says = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_date=date(1985, 4, 3))
+    with unit_of_work(engine_for(url)) as session:
+        outcome = match_players(session, [file_says], create=True, joined=JOINED, caller=Principal("referee", "D"))
+    assert (outcome.pkz, outcome.created, outcome.problems) == ((pkz,), (False,), ())
+    assert [w.place for w in outcome.warnings] == ["players[0]"]
+
+
+def test_two_fitting_records_are_listed_in_person_number_order(url: str) -> None:
+    first = _recorded(url, NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1985))
+    with unit_of_work(engine_for(url)) as session:
+        (second,) = create_players(session, [NewPlayer(surname="Jahrmann", given_name="Jonas", birth_year=1985)])
+        session.add(Membership(player_pkz=second, club_code="C0327", member_no=8, valid_from=date(2010, 1, 1)))
+    file_says = PlayerQuery("players[0]", surname="Jahrmann", given_name="Jonas", birth_date=date(1985, 4, 3))
+    with unit_of_work(engine_for(url)) as session:
+        outcome = match_players(session, [file_says], create=True, joined=JOINED, caller=REFEREE)
+    assert outcome.pkz == (None,) and len(outcome.problems) == 1
+    said = str(outcome.problems[0].message)
+    assert said.index(str(first)) < said.index(str(second))
