@@ -78,7 +78,8 @@ def test_a_run_clears_only_its_own_generation(database_url: str) -> None:
         assert finish_run(session, generation, {"last_evaluated": 5, "last_generation": generation})
     with unit_of_work(engine) as session:
         state = read_state(session)
-        assert (dirty_position(state), state.dirty_since, state.last_evaluated) == (None, None, 5)
+        position = (state.dirty_date, state.dirty_phase, state.dirty_text, state.dirty_id)
+        assert (position, state.dirty_since, state.last_evaluated) == ((None, None, None, None), None, 5)
         assert not is_dirty(session) and dirty_since(session) is None
 
 

@@ -8,15 +8,22 @@ import time
 from datetime import date
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from tests.db.scenario import differences, recalc
 from zdb.db import engine_for, unit_of_work
 from zdb.players.service import NewPlayer, create_players
 from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
 from zdb.ratings.recalculation.state import read_state
-from zdb.tournaments.models import TournamentRecord
+from zdb.tournaments.models import Participation, TournamentRecord
 from zdb.tournaments.person_facts import learn_birth_years
-from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
+from zdb.tournaments.service import (
+    SubmittedGame,
+    SubmittedPlayer,
+    TournamentSubmission,
+    submit_tournaments,
+    withdraw_tournament,
+)
 
 
 def _evaluated_with_a_yearless_player(url: str) -> tuple[int, int]:
@@ -110,3 +117,51 @@ def test_a_second_run_while_one_runs_leaves_it_alone(database_url: str) -> None:
     assert outcome.ran and outcome.clean and not outcome.from_scratch and outcome.evaluated == 1
     assert _stale(database_url, tournament_id) is None
     assert differences(database_url) == []
+
+
+def _record(url: str, tournament_id: int) -> tuple[str, int, int | None]:
+    with engine_for(url).connect() as connection:
+        t = TournamentRecord
+        row = connection.execute(
+            select(t.status, t.current_version, t.evaluated_version).where(t.id == tournament_id)
+        ).one()
+    return row.status, row.current_version, row.evaluated_version
+
+
+def test_a_run_marks_what_it_evaluated_and_leaves_later_versions_pending(database_url: str) -> None:
+    """The evaluated version and the status after a run: a correction that arrives during the
+    run stays pending (its version was not the one evaluated); a withdrawal is evaluated away."""
+    tournament_id, yearless = _evaluated_with_a_yearless_player(database_url)
+    assert _record(database_url, tournament_id) == ("evaluated", 1, 1)
+    with unit_of_work(engine_for(database_url)) as session:
+        learn_birth_years(session, {yearless: 2012})
+    corrected: list[int] = []
+    with unit_of_work(engine_for(database_url)) as session:
+        (known,) = [p for p in _players_of(session, tournament_id) if p != yearless]
+
+        def meanwhile(done: int, total: int) -> None:
+            if not corrected:
+                correction = TournamentSubmission(
+                    acronym="OJA",
+                    end_date=date(2025, 5, 4),
+                    players=(SubmittedPlayer(known, 1970), SubmittedPlayer(yearless, 2012)),
+                    games=(SubmittedGame(known, yearless, "1-0"),),
+                    tournament_id=tournament_id,
+                )
+                corrected.extend(v for _, v in submit_tournaments(session, [correction], by="test"))
+
+        outcome = recalculate(session, progress=meanwhile)
+    assert corrected == [2] and not outcome.clean
+    assert _record(database_url, tournament_id) == ("received", 2, 1)
+    assert recalc(database_url).clean
+    assert _record(database_url, tournament_id) == ("evaluated", 2, 2)
+    with unit_of_work(engine_for(database_url)) as session:
+        withdraw_tournament(session, tournament_id, by="test")
+    assert recalc(database_url).clean
+    assert _record(database_url, tournament_id) == ("withdrawn", 2, None)
+    assert differences(database_url) == []
+
+
+def _players_of(session: Session, tournament_id: int) -> list[int]:
+    p = Participation
+    return list(session.execute(select(p.player_pkz).where(p.tournament_id == tournament_id, p.version == 1)).scalars())
