@@ -35,10 +35,11 @@ KILLED = {"killed", "timeout", "caught by type check"}
 _NAME = re.compile(r"`(zdb\.[^`\s]+__mutmut_\d+)`")
 
 
-def equivalents(document: Path) -> set[str]:
-    """The mutant names listed under the document's heading "Equivalent mutants"."""
+def listed(document: Path, heading: str) -> set[str]:
+    """The mutant names listed under the document's ``## heading``."""
     text = document.read_text(encoding="utf-8")
-    section = text.split("## Equivalent mutants", 1)[1].split("\n## ", 1)[0] if "## Equivalent mutants" in text else ""
+    marker = f"## {heading}"
+    section = text.split(marker, 1)[1].split("\n## ", 1)[0] if marker in text else ""
     return set(_NAME.findall(section))
 
 
@@ -61,7 +62,10 @@ def area_of(name: str) -> str:
 
 
 def main() -> int:
-    equivalent = equivalents(ROOT / "docs" / "mutation.md")
+    document = ROOT / "docs" / "mutation.md"
+    equivalent = listed(document, "Equivalent mutants")
+    # Code that runs only while a module is imported runs before mutmut switches a mutant on.
+    at_import = listed(document, "Mutants of code run at import")
     counts: dict[str, Counter[str]] = {area: Counter() for area in AREAS}
     left: dict[str, list[str]] = {area: [] for area in AREAS}
     for name, status in sorted(verdicts().items()):
@@ -72,17 +76,19 @@ def main() -> int:
             counts[area]["killed"] += 1
         elif name in equivalent:
             counts[area]["equivalent"] += 1
+        elif name in at_import:
+            counts[area]["at import"] += 1
         else:
             counts[area]["survived"] += 1  # survived, no tests, suspicious, segfault: not killed
             left[area].append(f"{name}: {status}")
-    print("| area | run | killed | survived | equivalent | killed of non-equivalent | not run |")
-    print("|---|---|---|---|---|---|---|")
+    print("| area | run | killed | survived | equivalent | run at import | killed of non-equivalent | not run |")
+    print("|---|---|---|---|---|---|---|---|")
     for area, c in counts.items():
-        run = c["killed"] + c["survived"] + c["equivalent"]
+        run = c["killed"] + c["survived"] + c["equivalent"] + c["at import"]
         if not run:
             continue
         share = c["killed"] / (c["killed"] + c["survived"]) if c["killed"] + c["survived"] else 1.0
-        figures = (run, c["killed"], c["survived"], c["equivalent"], f"{share:.1%}", c["not run"])
+        figures = (run, c["killed"], c["survived"], c["equivalent"], c["at import"], f"{share:.1%}", c["not run"])
         print(f"| {area} | " + " | ".join(map(str, figures)) + " |")
     for area, names in left.items():
         if names:
