@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # The tests run in one process per core (pytest-xdist); TEST_PROCESSES=0 runs them in this one.
 TEST_PROCESSES ?= auto
 
-.PHONY: run test lint bench lock
+.PHONY: run test lint bench lock mutation mutation-report
 
 # The first build takes a minute or two: each step says what it does, and pip shows each package
 # as it is installed (no --quiet), so that a newcomer sees progress, not silence.
@@ -34,6 +34,24 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadscope --cov=zdb.rating --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
+
+# Mutation testing (docs/mutation.md): long, never part of `make test`. What is mutated and which
+# tests run is [tool.mutmut] in pyproject.toml; MUTANTS narrows a run to mutant names (globs),
+# e.g. make mutation MUTANTS='zdb.rating.rulesets.*'. Results stay in mutants/ (a run goes on
+# where the last one stopped); `make mutation-report` counts them per area.
+MUTANTS ?=
+MUTATION_CHILDREN ?= 2
+MUTATION_STAMP := $(VENV)/.mutation-installed
+$(MUTATION_STAMP): $(STAMP)
+	$(BIN)/pip install -e '.[test,mutation]'
+	touch $(MUTATION_STAMP)
+
+mutation: $(MUTATION_STAMP)
+	nice -n 19 $(BIN)/mutmut run --max-children $(MUTATION_CHILDREN) $(MUTANTS)
+	$(BIN)/python tools/mutation_report.py
+
+mutation-report: $(MUTATION_STAMP)
+	$(BIN)/python tools/mutation_report.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py --scale 0.1

@@ -4,14 +4,13 @@ players) reported together in one answer (the pure rules: ``tests/tournaments/te
 from __future__ import annotations
 
 import threading
-import time
 from datetime import timedelta
 
 import pytest
 
 from tests.api.test_submissions import _body, _counts, _german_trf, _headers, _post, _post_trf
 from tests.api.world import World
-from tests.db.scenario import differences, recalc
+from tests.db.scenario import differences, recalc, wait_for_a_blocked_writer
 from zdb.auth.service import authenticate
 from zdb.db import engine_for, unit_of_work
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
@@ -105,7 +104,8 @@ def test_concurrent_twins_get_one_answer(fresh: World) -> None:
         assert claim(session, caller, "twin", "digest", window=DAY) is None
         thread = threading.Thread(target=twin)
         thread.start()
-        time.sleep(0.3)  # the twin now waits on the key's row
+        # The twin now waits on the key's row: blocked, with no answer yet.
+        wait_for_a_blocked_writer(fresh.url, gave_up=lambda: bool(answers))
         assert answers == []
         remember(session, caller, "twin", first, tournament_id=42)
     thread.join(10)

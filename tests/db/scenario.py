@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, text
 
 from tests.vector_compare import assert_rows, canonical_states
 from zdb.db import engine_for, unit_of_work
@@ -38,6 +40,27 @@ def exported(url: str) -> dict[str, Any]:
 def is_clean(url: str) -> bool:
     with engine_for(url).connect() as connection:
         return connection.execute(select(RecalcState.dirty_date).where(RecalcState.id == 1)).scalar() is None
+
+
+def wait_for_a_blocked_writer(url: str, gave_up: Callable[[], bool], bound: float = 30.0) -> None:
+    """Return once a session of the PostgreSQL database ``url`` waits for a lock another holds;
+    fail when ``gave_up()`` (the writer finished without waiting) or after ``bound`` seconds."""
+    deadline = time.monotonic() + bound
+    engine = engine_for(url)
+    while True:
+        # A new transaction each time: pg_stat_activity is a snapshot taken once per transaction.
+        with engine.connect() as connection:
+            waiting = connection.execute(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+            ).scalar_one()
+        if waiting:
+            return
+        assert not gave_up(), "the second writer finished without waiting for the first"
+        assert time.monotonic() < deadline, f"no writer waited for a lock within {bound} s"
+        time.sleep(0.02)
 
 
 def table_names(url: str) -> set[str]:

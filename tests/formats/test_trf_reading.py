@@ -18,7 +18,9 @@ TWO_PLAYERS = [
 
 
 @pytest.mark.parametrize(
-    ("prefix", "codec", "expected"), [(b"", "utf-8", "utf-8"), (codecs.BOM_UTF8, "utf-8", "utf-8-sig")]
+    ("prefix", "codec", "expected"),
+    [(b"", "utf-8", "utf-8"), (codecs.BOM_UTF8, "utf-8", "utf-8-sig")],
+    ids=["plain", "bom"],  # ASCII ids (tests/vector_compare.case_id says why)
 )
 def test_utf8_with_and_without_bom(prefix: bytes, codec: str, expected: str) -> None:
     doc = parse_trf(prefix + trf(*TWO_PLAYERS).encode(codec))
@@ -51,7 +53,7 @@ def test_cp1252_when_its_extra_letters_occur() -> None:
     assert doc.errors == ()
 
 
-@pytest.mark.parametrize(("eol", "style"), [("\n", "LF"), ("\r\n", "CRLF"), ("\r", "CR")])
+@pytest.mark.parametrize(("eol", "style"), [("\n", "LF"), ("\r\n", "CRLF"), ("\r", "CR")], ids=["LF", "CRLF", "CR"])
 def test_line_endings(eol: str, style: str) -> None:
     text = eol.join(TWO_PLAYERS) + eol + eol  # an extra terminator gives an empty last line
     doc = parse_trf(text.encode())

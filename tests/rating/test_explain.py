@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import VECTORS
-from tests.vector_compare import WE_TOLERANCE
+from tests.vector_compare import WE_TOLERANCE, case_id
 from zdb.formats.rating_json import load_evaluation_request
 from zdb.rating import (
     RULE_SETS,
@@ -81,7 +81,7 @@ def assert_composes(explanation: Explanation) -> None:
         assert terms26.rn == max(terms26.floor, round_float(terms26.rn_exact)) == row.rn
 
 
-@pytest.mark.parametrize(("name", "document", "pids"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("name", "document", "pids"), CASES, ids=[case_id(c[0]) for c in CASES])
 def test_terms_compose_to_the_engines_figures(name: str, document: dict[str, Any], pids: list[str]) -> None:
     tournament, states = load_evaluation_request(document)
     rows = {row.pid: row for row in evaluate_tournament(tournament, states).rows}
@@ -91,7 +91,9 @@ def test_terms_compose_to_the_engines_figures(name: str, document: dict[str, Any
         assert_composes(explanation)
 
 
-@pytest.mark.parametrize("case", [c for c in VECTORS["single_player"] if c.get("published")], ids=lambda c: c["name"])
+@pytest.mark.parametrize(
+    "case", [c for c in VECTORS["single_player"] if c.get("published")], ids=lambda c: case_id(c["name"])
+)
 def test_published_figures(case: dict[str, Any]) -> None:
     tournament, states = load_evaluation_request({"tournament": case["tournament"], "states": case["states"]})
     explanation = explain(tournament, states, "P")

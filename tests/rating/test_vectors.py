@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import VECTORS
-from tests.vector_compare import assert_row, assert_rows, canonical_states
+from tests.vector_compare import assert_row, assert_rows, canonical_states, case_id
 from zdb.formats.rating_json import (
     dump_evaluation,
     dump_replay,
@@ -19,7 +19,7 @@ from zdb.rating import CONVERSIONS, build_timeline, evaluate_tournament, replay
 
 
 def _ids(cases: list[dict[str, Any]]) -> list[str]:
-    return [case["name"] for case in cases]
+    return [case_id(case["name"]) for case in cases]
 
 
 @pytest.mark.parametrize("case", VECTORS["single_player"], ids=_ids(VECTORS["single_player"]))

@@ -4,4 +4,6 @@ from tests.db.conftest import (  # noqa: F401 - fixtures used by the tests
     postgres_server,
     postgres_template,
     postgres_url,
+    sqlite_template,
+    sqlite_url,
 )

@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from tests.db.scenario import differences, recalc
+from tests.db.scenario import differences, recalc, wait_for_a_blocked_writer
 from zdb.db import engine_for, unit_of_work
 from zdb.errors import ConflictError
 from zdb.players.service import NewPlayer, create_players
@@ -54,7 +54,9 @@ def test_concurrent_submissions_get_distinct_numbers(postgres_url: str) -> None:
     assert first_done.wait(30)
     two = threading.Thread(target=second)
     two.start()
-    assert not second_done.wait(0.5)  # it waits for the first transaction's numbers
+    # It waits for the first transaction's numbers: blocked on the lock, not finished.
+    wait_for_a_blocked_writer(postgres_url, gave_up=second_done.is_set)
+    assert not second_done.is_set()
     release.set()
     one.join(30)
     two.join(30)
