@@ -48,10 +48,10 @@ $(MUTATION_STAMP): $(STAMP)
 
 mutation: $(MUTATION_STAMP)
 	nice -n 19 $(BIN)/mutmut run --max-children $(MUTATION_CHILDREN) $(MUTANTS)
-	$(BIN)/python tools/mutation_report.py
+	$(BIN)/python tests/mutation_report.py
 
 mutation-report: $(MUTATION_STAMP)
-	$(BIN)/python tools/mutation_report.py
+	$(BIN)/python tests/mutation_report.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py --scale 0.1
