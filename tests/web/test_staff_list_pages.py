@@ -112,3 +112,43 @@ def test_a_lists_many_problems_are_paged_and_counted_in_german(postgres_url: str
     assert "Probleme (1.200)" in text_of(first.text) and "Probleme 1 bis 50 von 1.200" in text_of(first.text)
     last = client.get(f"/staff/lists/{import_id}", params={"page": 24})
     assert re.findall(r"<li>spieler.csv line (\d+):", last.text)[-1] == "1201"
+
+
+def test_a_lists_problems_are_shown_in_german_with_file_line_and_column(postgres_url: str) -> None:
+    with unit_of_work(engine_for(postgres_url)) as session:
+        admin = create_token(session, "admin", label="staff").secret
+    client = TestClient(
+        create_app(Settings(database_url=postgres_url), recalculation=False), follow_redirects=False, headers=SAME_SITE
+    )
+    assert client.post("/referee/sign-in", data={"token": admin, "next": "/staff/lists"}).status_code == 303
+    data, active, lagging, _ = with_lagging_lines(synthetic_list(2, 120))
+    unknown_club = replace(data.members[0], person_id="NU999998", club_code="X9999")
+    bad_year = replace(data.members[1], person_id="NU999999", birth_year=1700)
+    members = (*data.members, unknown_club, bad_year)
+    sent = client.post(
+        "/staff/lists",
+        files={"file": ("LV-0-csv.zip", list_zip_bytes(replace(data, members=members)), "application/zip")},
+        data={"list_date": "2026-11-30"},
+    )
+    path = sent.headers["location"]
+    assert run_list_import(engine_for(postgres_url), int(path.rsplit("/", 1)[1])) == "done"
+    # the header line is line 1, so the two added members are on the last two lines
+    club_line, year_line = len(data.members) + 2, len(data.members) + 3
+    page = client.get(path)
+    assert re.findall(r"<li>([^<]*)</li>", page.text.split('data-testid="problems"')[1].split("</ul>")[0]) == [
+        f"spieler.csv, Zeile {year_line}, Spalte Geburtsjahr: Kein Geburtsjahr: &#39;1700&#39;",
+        f"spieler.csv, Zeile {club_line}: Der Verein X9999 ist nicht bekannt",
+    ]
+    warnings = text_of(page.text.split('data-testid="warnings"')[1].split("</ul>")[0])
+    lagging_line, active_line = members.index(lagging) + 2, members.index(active) + 2
+    assert (
+        f"spieler.csv, Zeile {lagging_line}, Spalte Letzte Auswertung: {lagging.person_id} "
+        f"{lagging.surname}, {lagging.given_name}: hier '202412', aber '202540' in Zeile {active_line} "
+        "(seine aktive Mitgliedschaft), die maßgeblich ist"
+    ) in warnings
+    # the API answers the same problems in English, as before
+    answer = client.get(f"/api/v1/lists/imports/{path.rsplit('/', 1)[1]}", headers={"Authorization": f"Bearer {admin}"})
+    assert answer.json()["result"]["problems"] == [
+        f"spieler.csv:{year_line}: Geburtsjahr: not a birth year: '1700'",
+        f"spieler.csv:{club_line}: the club X9999 is not known",
+    ]

@@ -47,6 +47,10 @@ class Difference:
     stored_lines: int = 0
     #: what did not stop a line from being stored but the staff should know (file:line: column: text)
     warnings: list[str] = field(default_factory=list)
+    #: the problems and warnings as the pages translate them (``zdb.lists.problem_texts``), in
+    #: the order of ``problems`` and ``warnings``: file, line, column and the message's JSON
+    problem_texts: list[dict[str, Any]] = field(default_factory=list)
+    warning_texts: list[dict[str, Any]] = field(default_factory=list)
     applied: bool = False
 
     def add(self, kind: str, line: str) -> None:
@@ -75,4 +79,6 @@ class Difference:
             "skipped": self.skipped,
             "stored_lines": self.stored_lines,
             "warnings": list(self.warnings),
+            "problem_texts": list(self.problem_texts),
+            "warning_texts": list(self.warning_texts),
         }

@@ -64,6 +64,8 @@ from zdb.formats.list_model import PERSON_FIELDS, ListFederation, ListMember, Pr
 from zdb.lists.codes import ROOT_CODE, prefix_of_code
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
+from zdb.lists.problem_texts import PlacedText
+from zdb.messages import Message
 from zdb.players.merged import follow_merges
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import PlayerRating, StartRatingRow
@@ -159,8 +161,8 @@ class Plan:
     #: new person's ref, last evaluation (YYYYWW)
     baselines: list[tuple[int, str | None]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    #: a person's fact another line of his says differently (file:line: column: text)
-    warnings: list[str] = field(default_factory=list)
+    #: a person's fact another line of his says differently (file, line, column, text)
+    warnings: list[PlacedText] = field(default_factory=list)
     #: (file, line) of every line whose value the plan takes (a stored membership, club or federation)
     taken: set[tuple[str, int]] = field(default_factory=set)
     #: (file, line) of every line read and not taken
@@ -280,11 +282,13 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
     for prefix, (name, parent) in wanted.items():
         level = level_of(prefix)
         line = next((f.line for f in rating_list.federations if prefix_of_code(f.code) == prefix), 0)
-        if level is None or len(prefix) > 4:
-            why = "a code of at most 4 characters"
-            if level is None:
-                why = f"the parent federation {parent!r} is not known"
-            plan.problems.append(Problem(file, line, "", why))
+        if level is None:
+            plan.problems.append(
+                Problem.of(file, line, "", "the parent federation {parent} is not known", parent=repr(parent))
+            )
+            continue
+        if len(prefix) > 4:
+            plan.problems.append(Problem.of(file, line, "", "a code of at most 4 characters"))
             continue
         row = (prefix, name, level, parent)
         if line:
@@ -304,11 +308,14 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
             continue
         prefix = prefix_of_code(club.parent)
         if len(club.code) != 5:
-            plan.problems.append(Problem("vereine.csv", club.line, "", f"a club code has 5 characters: {club.code!r}"))
+            plan.problems.append(
+                Problem.of("vereine.csv", club.line, "", "a club code has 5 characters: {code}", code=repr(club.code))
+            )
             continue
         if prefix not in known:
-            why = f"the federation {club.parent!r} is not known"
-            plan.problems.append(Problem("vereine.csv", club.line, "", why))
+            plan.problems.append(
+                Problem.of("vereine.csv", club.line, "", "the federation {code} is not known", code=repr(club.parent))
+            )
             continue
         clubs[club.code] = prefix
         plan.taken.add(("vereine.csv", club.line))
@@ -414,7 +421,9 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
             # the surviving person: never the absorbed record, never a new one.
             pkz = follow_merges(pkz, stored.merged_into)
         if pkz is not None and pkz in seen:
-            plan.problems.append(Problem(file_name, chosen.line, "", f"the same person ({pkz}) as an earlier line"))
+            plan.problems.append(
+                Problem.of(file_name, chosen.line, "", "the same person ({pkz}) as an earlier line", pkz=pkz)
+            )
             continue
         if pkz is None and not wanted:
             continue  # every line of a new person has a problem: he is left out with them
@@ -423,9 +432,25 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
         if fide is not None:
             owner = fide_owner.get(fide)
             if owner is not None and owner != pkz:
-                other = f"person {owner}" if owner > 0 else f"line {fide_line[fide]}"
-                message = f"FIDE id {fide} is already the id of {other}; the line is taken without it"
-                plan.problems.append(Problem(file_name, chosen.line, "FIDE-ID", message))
+                if owner > 0:
+                    problem = Problem.of(
+                        file_name,
+                        chosen.line,
+                        "FIDE-ID",
+                        "FIDE id {fide} is already the id of person {owner}; the line is taken without it",
+                        fide=fide,
+                        owner=owner,
+                    )
+                else:
+                    problem = Problem.of(
+                        file_name,
+                        chosen.line,
+                        "FIDE-ID",
+                        "FIDE id {fide} is already the id of line {other}; the line is taken without it",
+                        fide=fide,
+                        other=fide_line[fide],
+                    )
+                plan.problems.append(problem)
                 listed = Facts(listed.surname, listed.given_name, listed.sex, listed.birth_year, None, listed.nation)
             else:
                 fide_owner[fide] = ref
@@ -493,26 +518,32 @@ def _headers(rating_list: RatingList) -> dict[str, str]:
     return named
 
 
-def _differing_facts(label: str, chosen: ListMember, lines: Iterable[ListMember], headers: dict[str, str]) -> list[str]:
+def _differing_facts(
+    label: str, chosen: ListMember, lines: Iterable[ListMember], headers: dict[str, str]
+) -> list[PlacedText]:
     """A warning per line and column where another line of the person says something else of
     him than the line that counts (see "A person's facts that differ" above)."""
-    why = "his active membership" if chosen.status == "active" else "his most recent line"
+    why = Message("his active membership") if chosen.status == "active" else Message("his most recent line")
     warnings = []
     for other in lines:
         if other is chosen:
             continue
         for name, theirs, ours in zip(PERSON_FIELDS, other.person_data(), chosen.person_data(), strict=True):
             if theirs != ours:
-                column = headers.get(name, name)
-                warnings.append(
-                    f"{_SPIELER}:{other.line}: {column}: {label}: {_shown(theirs)} here, {_shown(ours)} on line "
-                    f"{chosen.line} ({why}), which counts"
+                text = Message(
+                    "{person}: {theirs} here, {ours} on line {line} ({why}), which counts",
+                    person=label,
+                    theirs=_shown(theirs),
+                    ours=_shown(ours),
+                    line=chosen.line,
+                    why=why,
                 )
+                warnings.append(PlacedText(_SPIELER, other.line, headers.get(name, name), text))
     return warnings
 
 
-def _shown(value: object) -> str:
-    return "empty" if value is None else repr(str(value))
+def _shown(value: object) -> Message | str:
+    return Message("empty") if value is None else repr(str(value))
 
 
 def _left_out(rating_list: RatingList, plan: Plan) -> set[tuple[str, int]]:
@@ -532,17 +563,34 @@ def _wanted_memberships(
     for member in lines:
         count += 1
         if member.club_code not in known_clubs:
-            plan.problems.append(Problem(file, member.line, "", f"the club {member.club_code} is not known"))
+            plan.problems.append(
+                Problem.of(file, member.line, "", "the club {club} is not known", club=member.club_code)
+            )
             continue
         if member.club_code in wanted:
-            message = f"a second membership in {member.club_code} (line {wanted[member.club_code].line})"
-            plan.problems.append(Problem(file, member.line, "", message))
+            problem = Problem.of(
+                file,
+                member.line,
+                "",
+                "a second membership in {club} (line {first})",
+                club=member.club_code,
+                first=wanted[member.club_code].line,
+            )
+            plan.problems.append(problem)
             continue
         if member.member_no is not None:
             key = (member.club_code, member.member_no)
             if key in numbers_taken:
-                message = f"member number {member.member_no} of {member.club_code} again (line {numbers_taken[key]})"
-                plan.problems.append(Problem(file, member.line, "", message))
+                problem = Problem.of(
+                    file,
+                    member.line,
+                    "",
+                    "member number {number} of {club} again (line {first})",
+                    number=member.member_no,
+                    club=member.club_code,
+                    first=numbers_taken[key],
+                )
+                plan.problems.append(problem)
                 continue
             numbers_taken[key] = member.line
         wanted[member.club_code] = member
