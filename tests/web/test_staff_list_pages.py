@@ -18,8 +18,11 @@ from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.lists.models import ListImport
 from zdb.lists.runner import run_list_import
+from zdb.lists.sync_plan import Facts, _changed_fields
+from zdb.messages import Message
 from zdb.players.models import Membership, Player
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
+from zdb.web.i18n import translations
 
 
 def _players(url: str) -> int:
@@ -114,7 +117,7 @@ def test_a_lists_many_problems_are_paged_and_counted_in_german(postgres_url: str
     assert re.findall(r"<li>spieler.csv line (\d+):", last.text)[-1] == "1201"
 
 
-def test_a_lists_problems_are_shown_in_german_with_file_line_and_column(postgres_url: str) -> None:
+def test_a_lists_problems_warnings_and_first_lines_are_shown_in_german(postgres_url: str) -> None:
     with unit_of_work(engine_for(postgres_url)) as session:
         admin = create_token(session, "admin", label="staff").secret
     client = TestClient(
@@ -139,6 +142,11 @@ def test_a_lists_problems_are_shown_in_german_with_file_line_and_column(postgres
         f"spieler.csv, Zeile {year_line}, Spalte Geburtsjahr: Kein Geburtsjahr: &#39;1700&#39;",
         f"spieler.csv, Zeile {club_line}: Der Verein X9999 ist nicht bekannt",
     ]
+    difference = text_of(page.text.split('data-testid="difference"')[1].split("</table>")[0])
+    first = data.members[0]
+    assert f"Zeile 2: neu in {first.club_code} ({'aktiv' if first.status == 'active' else 'passiv'})" in difference
+    assert f"Zeile 2: {first.person_id} {first.surname}, {first.given_name}" in difference
+    assert not re.search(r"\bline \d", difference)
     warnings = text_of(page.text.split('data-testid="warnings"')[1].split("</ul>")[0])
     lagging_line, active_line = members.index(lagging) + 2, members.index(active) + 2
     assert (
@@ -152,3 +160,16 @@ def test_a_lists_problems_are_shown_in_german_with_file_line_and_column(postgres
         f"spieler.csv:{year_line}: Geburtsjahr: not a birth year: '1700'",
         f"spieler.csv:{club_line}: the club X9999 is not known",
     ]
+
+
+def test_a_corrections_first_line_names_the_facts_in_the_pages_language() -> None:
+    before = Facts("Maier", "Hans", None, 1970, None, "GER", False)
+    after = Facts("Meier", "Hans", "M", 1970, None, "GER", False)
+    changed = Message.from_json(
+        Message("line {line}: {pkz} {changes}", line=7, pkz=1001, changes=_changed_fields(after, before)).as_json()
+    )
+    assert str(changed) == "line 7: 1001 surname 'Maier' → 'Meier', sex None → 'M'"  # the API's line, as before
+    assert (
+        changed.translated(translations("de").gettext)
+        == "Zeile 7: 1001 Nachname 'Maier' → 'Meier', Geschlecht None → 'M'"
+    )

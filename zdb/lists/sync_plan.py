@@ -296,10 +296,10 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
         before = stored.federations.get(prefix)
         if before is None:
             new.append(row)
-            plan.difference.add("federations_new", f"{prefix or ROOT_CODE} {name}")
+            plan.difference.add("federations_new", _as_is(f"{prefix or ROOT_CODE} {name}"))
         elif before != (name, level, parent):
             plan.federations_changed.append(row)
-            plan.difference.add("federations_changed", f"{prefix or ROOT_CODE} {before[0]} → {name}")
+            plan.difference.add("federations_changed", _as_is(f"{prefix or ROOT_CODE} {before[0]} → {name}"))
     plan.federations_new = sorted(new, key=lambda row: row[2])  # parents first
     known = set(stored.federations) | {row[0] for row in new}
     clubs: dict[str, str] = {}
@@ -322,10 +322,10 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
         before_club = stored.clubs.get(club.code)
         if before_club is None:
             plan.clubs_new.append((club.code, club.name, prefix))
-            plan.difference.add("clubs_new", f"{club.code} {club.name}")
+            plan.difference.add("clubs_new", _as_is(f"{club.code} {club.name}"))
         elif before_club != (club.name, prefix):
             plan.clubs_changed.append((club.code, club.name, prefix))
-            plan.difference.add("clubs_changed", f"{club.code} {before_club[0]} → {club.name}")
+            plan.difference.add("clubs_changed", _as_is(f"{club.code} {before_club[0]} → {club.name}"))
     return clubs
 
 
@@ -360,11 +360,34 @@ def _facts_of(member: ListMember) -> Facts:
     return Facts(member.surname, member.given_name, member.sex, member.birth_year, member.fide_id, member.fide_nation)
 
 
-def _changed_fields(after: Facts, before: Facts) -> str:
-    names = ("surname", "given_name", "sex", "birth_year", "fide_id", "nation", "guest")
-    return ", ".join(
-        f"{n} {getattr(before, n)!r} → {getattr(after, n)!r}" for n in names if getattr(before, n) != getattr(after, n)
-    )
+#: a person's facts as a sample of a correction names them
+_FACT_WORDS = {
+    "surname": Message("surname"),
+    "given_name": Message("given_name"),
+    "sex": Message("sex"),
+    "birth_year": Message("birth_year"),
+    "fide_id": Message("fide_id"),
+    "nation": Message("nation"),
+    "guest": Message("guest"),
+}
+
+
+def _changed_fields(after: Facts, before: Facts) -> Message:
+    """``surname 'Maier' → 'Meier', sex None → 'M'``: each fact that changes, before and after."""
+    changes = [
+        Message("{fact} {before} → {after}", fact=word, before=repr(getattr(before, n)), after=repr(getattr(after, n)))
+        for n, word in _FACT_WORDS.items()
+        if getattr(before, n) != getattr(after, n)
+    ]
+    joined = changes[0]
+    for change in changes[1:]:
+        joined = Message("{earlier}, {later}", earlier=joined, later=change)
+    return joined
+
+
+def _as_is(text: str) -> Message:
+    """A sample without words to translate (codes, names, ratings)."""
+    return Message("{text}", text=text)
 
 
 def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: str, *, dry_run: bool) -> Plan:
@@ -410,7 +433,14 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
                 if candidate is not None and stored.people[candidate][0] is None and candidate not in seen:
                     pkz = candidate
                     plan.people_linked.append((pkz, person_id))
-                    plan.difference.add("people_linked", f"line {chosen.line}: {person_id} is {pkz} {_name(listed)}")
+                    text = Message(
+                        "line {line}: {person} is {pkz} {name}",
+                        line=chosen.line,
+                        person=person_id,
+                        pkz=pkz,
+                        name=_name(listed),
+                    )
+                    plan.difference.add("people_linked", text)
         else:
             # the older DeWIS layout: a current membership number, else name and birth year in a club
             found = [by_number.get((m.club_code, m.member_no)) for m in lines if m.member_no is not None]
@@ -463,10 +493,11 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
                 numbers_given.add(number)
             plan.people_new.append(PlannedPerson(ref, person_id, listed, chosen, number))
             label = f"{person_id} {_name(listed)}" if person_id else _name(listed)
-            plan.difference.add("people_new", f"line {chosen.line}: {label}")
+            plan.difference.add("people_new", Message("line {line}: {person}", line=chosen.line, person=label))
             if chosen.rating is not None:
                 plan.start_ratings.append((ref, chosen.rating, chosen.rating_index or 0))
-                plan.difference.add("start_ratings", f"{_name(listed)}: {chosen.rating}-{chosen.rating_index or 0}")
+                rating = f"{_name(listed)}: {chosen.rating}-{chosen.rating_index or 0}"
+                plan.difference.add("start_ratings", _as_is(rating))
             week = None if chosen.last_evaluation is None else str(chosen.last_evaluation)
             plan.baselines.append((ref, week))
         else:
@@ -475,13 +506,22 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
             after = _merged(listed, before)
             if after != before:
                 plan.people_changed.append((pkz, after, before))
-                plan.difference.add("people_changed", f"line {chosen.line}: {pkz} {_changed_fields(after, before)}")
+                changes = _changed_fields(after, before)
+                text = Message("line {line}: {pkz} {changes}", line=chosen.line, pkz=pkz, changes=changes)
+                plan.difference.add("people_changed", text)
             else:
                 plan.difference.counts["people_unchanged"] += 1
             ours = stored.ratings.get(pkz)
             if ours is not None and chosen.rating is not None and ours[0] != chosen.rating:
-                text = f"{pkz} {_name(after)}: list {chosen.rating}-{chosen.rating_index or 0}, ZDB {ours[0]}-{ours[1]}"
-                plan.difference.add("ratings_differ", text)
+                listed_rating, our_rating = f"{chosen.rating}-{chosen.rating_index or 0}", f"{ours[0]}-{ours[1]}"
+                differ = Message(
+                    "{pkz} {name}: list {listed}, ZDB {ours}",
+                    pkz=pkz,
+                    name=_name(after),
+                    listed=listed_rating,
+                    ours=our_rating,
+                )
+                plan.difference.add("ratings_differ", differ)
         plan.taken.update((file_name, m.line) for m in wanted.values())
         if person_id is not None:
             label = f"{person_id} {_name(_facts_of(chosen))}"
@@ -497,7 +537,8 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
         for club, (membership_id, _, _, since) in held.items():
             if club in governed:
                 plan.memberships_ended.append((membership_id, holder, club, max(since, ended_day)))
-                plan.difference.add("memberships_ended", f"{holder} {_name(stored.people[holder][1])} left {club}")
+                left = Message("{pkz} {name} left {club}", pkz=holder, name=_name(stored.people[holder][1]), club=club)
+                plan.difference.add("memberships_ended", left)
     return plan
 
 
@@ -608,29 +649,43 @@ def _plan_memberships(
     ended_day: date,
 ) -> None:
     """``keep_held``: a line of the person had a problem, so no membership of his ends."""
-    who = f"{ref}" if ref > 0 else "new"
+    who: Message | int = ref if ref > 0 else Message("new")
     for club, member in wanted.items():
         before = held.get(club)
         if before is None:
             plan.memberships_new.append((ref, club, member.member_no, member.status))
-            plan.difference.add("memberships_new", f"line {member.line}: {who} in {club} ({member.status})")
+            text = Message(
+                "line {line}: {person} in {club} ({status})",
+                line=member.line,
+                person=who,
+                club=club,
+                status=Message(member.status),
+            )
+            plan.difference.add("memberships_new", text)
         elif (before[1], before[2]) != (member.member_no, member.status):
             plan.memberships_changed.append(
                 (before[0], ref, club, member.member_no, member.status, before[1], before[2])
             )
-            text = f"line {member.line}: {ref} in {club}: {before[1]} {before[2]} → {member.member_no} {member.status}"
-            plan.difference.add("memberships_changed", text)
+            changed = Message(
+                "line {line}: {pkz} in {club}: {number} {status} → {new_number} {new_status}",
+                line=member.line,
+                pkz=ref,
+                club=club,
+                number=str(before[1]),
+                status=Message(before[2]),
+                new_number=str(member.member_no),
+                new_status=Message(member.status),
+            )
+            plan.difference.add("memberships_changed", changed)
     moved = False
     for club, (membership_id, _, _, since) in held.items():
         if club in governed and club not in wanted and not keep_held:
             plan.memberships_ended.append((membership_id, ref, club, max(since, ended_day)))
-            plan.difference.add("memberships_ended", f"{ref} left {club}")
+            plan.difference.add("memberships_ended", Message("{pkz} left {club}", pkz=ref, club=club))
             moved = True
     if moved and any(club not in held for club in wanted):
-        plan.difference.add(
-            "transfers",
-            f"{ref}: {', '.join(c for c in held if c not in wanted)} → {', '.join(c for c in wanted if c not in held)}",
-        )
+        left, joined = ", ".join(c for c in held if c not in wanted), ", ".join(c for c in wanted if c not in held)
+        plan.difference.add("transfers", _as_is(f"{ref}: {left} → {joined}"))
 
 
 def search_name(facts: Facts) -> str:

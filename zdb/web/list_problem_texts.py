@@ -1,8 +1,9 @@
-"""A list import's problems and warnings as the staff page shows them: in the page's language,
-naming the file, the line and the column.
+"""A list import's problems, warnings and first lines of each kind of difference as the staff
+page shows them: in the page's language, a problem naming the file, the line and the column.
 
-The import keeps each problem twice (``zdb.lists.problem_texts``): the English line the API
-answers and the message with its place, which is translated here. An import stored before the
+The import keeps each problem and sample line twice (``zdb.lists.problem_texts``,
+``zdb.lists.difference``): the English line the API answers and the message (with its place),
+which is translated here. An import stored before the
 messages were kept has only the English lines; they are shown as they are.
 """
 
@@ -16,7 +17,7 @@ from fastapi import Request
 from zdb.messages import Message
 from zdb.web.rendering import translate_message
 
-__all__ = ["shown_texts"]
+__all__ = ["shown_samples", "shown_texts"]
 
 
 def _placed(stored: dict[str, Any]) -> Message:
@@ -38,3 +39,10 @@ def shown_texts(request: Request, english: Sequence[str], stored: Sequence[dict[
     if stored is None or len(stored) != len(english):
         return list(english)
     return [translate_message(request, _placed(item)) for item in stored]
+
+
+def shown_samples(request: Request, english: Sequence[str], stored: Sequence[dict[str, Any]] | None) -> list[str]:
+    """The first lines of one kind of difference in the page's language (as ``shown_texts``)."""
+    if stored is None or len(stored) != len(english):
+        return list(english)
+    return [translate_message(request, Message.from_json(item)) for item in stored]

@@ -25,7 +25,7 @@ from zdb.lists.lost_imports import rerun_import
 from zdb.lists.models import ListImport
 from zdb.messages import Message
 from zdb.web.i18n import mark
-from zdb.web.list_problem_texts import shown_texts
+from zdb.web.list_problem_texts import shown_samples, shown_texts
 from zdb.web.page_route import problem_detail
 from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
@@ -123,8 +123,16 @@ def import_page(
     admin(request, session)
     record = _import(session, import_id)
     result = record.result or {}
+    sample_texts = result.get("sample_texts")
     kinds = [
-        (kind, KIND_WORDS[kind], result["counts"][kind], result["samples"].get(kind, []))
+        (
+            kind,
+            KIND_WORDS[kind],
+            result["counts"][kind],
+            shown_samples(
+                request, result["samples"].get(kind, []), None if sample_texts is None else sample_texts.get(kind)
+            ),
+        )
         for kind in KINDS
         if result.get("counts", {}).get(kind)
     ]
