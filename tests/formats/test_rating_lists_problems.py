@@ -226,3 +226,21 @@ def test_unreadable_csv_is_a_problem_on_its_line() -> None:
     members, _, _, problems = read_spieler(_spieler(ROW, ROW.replace("Weber", huge, 1), ROW))
     assert [(p.line, p.message[:15]) for p in problems] == [(3, "unreadable CSV:")]
     assert len(members) == 1  # the reading stops there
+
+
+def test_every_problem_carries_its_template_and_values_for_a_translation() -> None:
+    """The pages say a problem in German from its English template and values: filled in, they
+    give the English message exactly."""
+    bad = ROW.replace(",A,", ",?,").replace(",1990,", ",1700,")
+    members, _, _, problems = read_spieler(_spieler(bad, ROW.replace("0001,", "0002,"), ROW + ",extra"))
+    assert [(p.line, p.column, p.message) for p in problems] == [
+        (2, "Status", "not A or P: '?'"),
+        (2, "Geburtsjahr", "not a birth year: '1700'"),
+        (4, "", "22 fields, the header has 21"),
+    ]
+    assert [(p.template, dict(p.params)) for p in problems] == [
+        ("not A or P: {value}", {"value": "'?'"}),
+        ("not a birth year: {value}", {"value": "'1700'"}),
+        ("{count} fields, the header has {width}", {"count": 22, "width": 21}),
+    ]
+    assert len(members) == 1

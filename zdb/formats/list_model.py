@@ -39,6 +39,15 @@ class Problem:
     line: int
     column: str
     message: str
+    #: the message as an English ``str.format`` template and its values, so that a caller can
+    #: put it into another language (this library knows none); empty: ``message`` as it is
+    template: str = field(default="", compare=False)
+    params: tuple[tuple[str, str | int], ...] = field(default=(), compare=False)
+
+    @classmethod
+    def of(cls, file: str, line: int, column: str, template: str, /, **params: str | int) -> Problem:
+        """The problem whose message is ``template`` filled in with ``params``."""
+        return cls(file, line, column, template.format(**params), template, tuple(params.items()))
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file

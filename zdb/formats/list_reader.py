@@ -78,7 +78,14 @@ _Lines = Callable[[], Iterator[bytes]]
 
 
 class _BadValueError(ValueError):
-    """A value that cannot be read; its text is the problem's message."""
+    """A value that cannot be read; its template and values are the problem's message."""
+
+    def __init__(self, template: str, /, **params: str | int) -> None:
+        super().__init__(template.format(**params))
+        self.template, self.params = template, params
+
+    def problem(self, file: str, line: int, column: str) -> Problem:
+        return Problem.of(file, line, column, self.template, **self.params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,21 +113,30 @@ def _missing(layout: Layout, headers: dict[str, str]) -> list[str]:
     return missing
 
 
-def _csv_words(error: csv.Error) -> str:
+def _csv_problem(error: csv.Error, file: str, line: int) -> Problem:
     """What the ``csv`` module could not read, in words for staff (its own text is for programmers)."""
     text = str(error)
     if "field limit" in text:
-        return f"unreadable CSV: a field is longer than {csv.field_size_limit():,} characters (a quote not closed?)"
+        limit = f"{csv.field_size_limit():,}"
+        return Problem.of(
+            file,
+            line,
+            "",
+            "unreadable CSV: a field is longer than {limit} characters (a quote not closed?)",
+            limit=limit,
+        )
     if "NUL" in text:
-        return "unreadable CSV: the line holds a NUL byte"
-    return "unreadable CSV: a quoted field does not end (a quote not closed?)"
+        return Problem.of(file, line, "", "unreadable CSV: the line holds a NUL byte")
+    return Problem.of(file, line, "", "unreadable CSV: a quoted field does not end (a quote not closed?)")
 
 
-def _control_words(value: str) -> str:
+def _control_problem(value: str, file: str, line: int, column: str) -> Problem:
     found = _CONTROL.search(value)
     code = ord(found.group()) if found else 0
     name = {0: "NUL", 0x1B: "ESC"}.get(code, f"U+{code:04X}")
-    return f"holds a control character ({name}); a value never does: the file is damaged"
+    return Problem.of(
+        file, line, column, "holds a control character ({name}); a value never does: the file is damaged", name=name
+    )
 
 
 def _looks_utf16(raw: bytes) -> bool:
@@ -180,8 +196,9 @@ def _undecodable(batch: list[tuple[int, bytes]], file: str, codec: str) -> Probl
         try:
             raw.decode(codec)
         except UnicodeDecodeError as error:
-            return Problem(file, number, "", f"not {codec}: byte 0x{raw[error.start]:02X}")
-    return Problem(file, batch[0][0], "", f"not {codec}")  # unreachable: the batch did not decode
+            byte = f"0x{raw[error.start]:02X}"
+            return Problem.of(file, number, "", "not {codec}: byte {byte}", codec=codec, byte=byte)
+    return Problem.of(file, batch[0][0], "", "not {codec}", codec=codec)  # unreachable: the batch did not decode
 
 
 def _text_lines(open_lines: _Lines, codec: Codec, bom: bool) -> Iterator[str]:
@@ -208,14 +225,14 @@ def _table(open_lines: _Lines, file: str, codec: Codec | None, problems: list[Pr
     try:
         header = next(reader, None)
     except csv.Error as error:
-        problems.append(Problem(file, 1, "", _csv_words(error)))
+        problems.append(_csv_problem(error, file, 1))
         return None
     if header is None:
-        problems.append(Problem(file, 0, "", "empty file"))
+        problems.append(Problem.of(file, 0, "", "empty file"))
         return None
     layout = _choose(header, file)
     if layout is None:
-        problems.append(Problem(file, 1, "", f"no known column in the header ({', '.join(header)})"))
+        problems.append(Problem.of(file, 1, "", "no known column in the header ({header})", header=", ".join(header)))
         return None
     spelled = {key: name for name, key in layout.columns}
     positions: dict[str, int] = {}
@@ -225,13 +242,13 @@ def _table(open_lines: _Lines, file: str, codec: Codec | None, problems: list[Pr
         if key is None:
             continue
         if key in positions:
-            problems.append(Problem(file, 1, name.strip(), "column named twice; the first one is read"))
+            problems.append(Problem.of(file, 1, name.strip(), "column named twice; the first one is read"))
             continue
         positions[key] = position
         headers[key] = spelled[key]
     missing = _missing(layout, headers)
     for name in missing:
-        problems.append(Problem(file, 1, name, "required column missing"))
+        problems.append(Problem.of(file, 1, name, "required column missing"))
     if missing:
         return None
     columns = tuple(headers[key] for key in sorted(positions, key=positions.__getitem__))
@@ -252,7 +269,7 @@ def _rows(  # noqa: PLR0917 - the table's parts, passed on as they are made
         try:
             row = next(reader, None)
         except csv.Error as error:
-            problems.append(Problem(file, start, "", _csv_words(error)))
+            problems.append(_csv_problem(error, file, start))
             return
         if row is None:
             return
@@ -260,14 +277,16 @@ def _rows(  # noqa: PLR0917 - the table's parts, passed on as they are made
         if not any(value.strip() for value in row):
             continue
         if len(row) != width:
-            problems.append(Problem(file, line, "", f"{len(row)} fields, the header has {width}"))
+            problems.append(
+                Problem.of(file, line, "", "{count} fields, the header has {width}", count=len(row), width=width)
+            )
             continue
         values = {key: row[position].strip() for key, position in positions.items()}
         # a NUL or another control character is a damaged file, never a value (PostgreSQL cannot
         # even store a NUL): the line is left out, naming the column
         damaged = next((key for key, value in values.items() if _CONTROL.search(value)), None)
         if damaged is not None:
-            problems.append(Problem(file, line, headers[damaged], _control_words(values[damaged])))
+            problems.append(_control_problem(values[damaged], file, line, headers[damaged]))
             continue
         yield line, values
 
@@ -284,7 +303,7 @@ def _number(text: str) -> int | None:
     if not text:
         return None
     if not _DIGITS.fullmatch(text):
-        raise _BadValueError(f"not a number: {text!r}")
+        raise _BadValueError("not a number: {value}", value=repr(text))
     return int(text)
 
 
@@ -297,7 +316,7 @@ def _positive(text: str) -> int | None:
 def _birth_year(text: str) -> int | None:
     year = _positive(text)
     if year is not None and not 1850 <= year <= 2200:
-        raise _BadValueError(f"not a birth year: {text!r}")
+        raise _BadValueError("not a birth year: {value}", value=repr(text))
     return year
 
 
@@ -312,13 +331,13 @@ def _week(text: str) -> YearWeek | None:
             return YearWeek.of(date(int(german[3]), int(german[2]), int(german[1])))
         return YearWeek.of(date.fromisoformat(text))
     except ValueError:
-        raise _BadValueError(f"not a year and week (YYYYWW) or date: {text!r}") from None
+        raise _BadValueError("not a year and week (YYYYWW) or date: {value}", value=repr(text)) from None
 
 
 def _status(text: str) -> str:
     status = {"A": "active", "": "active", "P": "passive"}.get(text.upper())
     if status is None:
-        raise _BadValueError(f"not A or P: {text!r}")
+        raise _BadValueError("not A or P: {value}", value=repr(text))
     return status
 
 
@@ -327,13 +346,13 @@ def _sex(text: str) -> str | None:
         return None
     sex = {"M": "M", "W": "F", "F": "F", "D": "D"}.get(text.upper())
     if sex is None:
-        raise _BadValueError(f"not M, W or D: {text!r}")
+        raise _BadValueError("not M, W or D: {value}", value=repr(text))
     return sex
 
 
 def _code(text: str) -> str:
     if not _CODE.fullmatch(text):
-        raise _BadValueError(f"not a code: {text!r}" if text else "empty")
+        raise _BadValueError("not a code: {value}", value=repr(text)) if text else _BadValueError("empty")
     return text
 
 
@@ -362,7 +381,7 @@ def _person_id(text: str, layout: Layout) -> str:
     if not text:
         raise _BadValueError("empty")
     if layout.name == "dewis" and not _DIGITS.fullmatch(text):
-        raise _BadValueError(f"not a person number: {text!r}")
+        raise _BadValueError("not a person number: {value}", value=repr(text))
     return text
 
 
@@ -378,7 +397,11 @@ def _names(raw: dict[str, str], headers: dict[str, str]) -> tuple[str, str]:
         if not separate[0]:
             raise _BadValueError("no surname")
         if split is not None and split != separate:
-            raise _BadValueError(f"{headers['full_name']} {raw['full_name']!r} differs from the separate name columns")
+            raise _BadValueError(
+                "{column} {value} differs from the separate name columns",
+                column=headers["full_name"],
+                value=repr(raw["full_name"]),
+            )
         return separate
     assert split is not None  # the reader requires the full name or both separate columns
     return split
@@ -394,13 +417,13 @@ def _member(raw: dict[str, str], table: _Table, line: int, problems: list[Proble
             elif key not in NAME_COLUMNS:
                 values[key] = _MEMBER_VALUES[key](text)
         except _BadValueError as error:
-            problems.append(Problem(file, line, headers[key], str(error)))
+            problems.append(error.problem(file, line, headers[key]))
             bad = True
     try:
         values["surname"], values["given_name"] = _names(raw, headers)
     except _BadValueError as error:
         column = headers.get("full_name") or headers["surname"]
-        problems.append(Problem(file, line, column, str(error)))
+        problems.append(error.problem(file, line, column))
         bad = True
     return None if bad else ListMember(**values)  # type: ignore[arg-type]
 
@@ -425,8 +448,15 @@ def _people(members: tuple[ListMember, ...], table: _Table, problems: list[Probl
         active = [m for m in memberships if m.status == "active"]
         chosen = active[0] if active else _most_recent(memberships)
         for other in active[1:]:
-            message = f"a second active membership of {person_id} (the first on line {chosen.line})"
-            problems.append(Problem(file, other.line, headers["status"], message))
+            problem = Problem.of(
+                file,
+                other.line,
+                headers["status"],
+                "a second active membership of {person} (the first on line {first})",
+                person=person_id,
+                first=chosen.line,
+            )
+            problems.append(problem)
         people.append(ListPerson(person_id, chosen, tuple(memberships)))
     return tuple(people)
 
@@ -463,7 +493,7 @@ def _units(
             try:
                 code = _code(raw["code"])
             except _BadValueError as error:
-                problems.append(Problem(file, line, table.headers["code"], str(error)))
+                problems.append(error.problem(file, line, table.headers["code"]))
                 continue
             units.append((code, raw["state"], raw["parent"], raw["name"], line))
     return units, table, problems
@@ -489,8 +519,15 @@ def read_verbaende(
         earlier = first.setdefault(federation.code, federation)
         if earlier is not federation and earlier != federation:
             assert table is not None
-            message = f"{federation.code} again, with other values than on line {earlier.line}"
-            problems.append(Problem(file, federation.line, table.headers["code"], message))
+            problem = Problem.of(
+                file,
+                federation.line,
+                table.headers["code"],
+                "{code} again, with other values than on line {first}",
+                code=federation.code,
+                first=earlier.line,
+            )
+            problems.append(problem)
     return federations, None if table is None else table.format, tuple(problems)
 
 
@@ -516,7 +553,7 @@ def read_rating_list(
     for file in FILES:
         info = entries.get(file)
         if info is None:
-            problems.append(Problem(file, 0, "", f"missing from {name}"))
+            problems.append(Problem.of(file, 0, "", "missing from {archive}", archive=name))
         else:
             openers[file] = partial(member_lines, archive, info, limits)
     empty: _Lines = partial(iter, ())

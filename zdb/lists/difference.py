@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from zdb.messages import Message
+
 __all__ = ["KINDS", "SAMPLES", "Difference"]
 
 #: the kinds of difference, in the order they are shown
@@ -40,6 +42,8 @@ class Difference:
     dry_run: bool
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     samples: dict[str, list[str]] = field(default_factory=lambda: {kind: [] for kind in KINDS})
+    #: the same lines as the pages translate them (``Message`` JSON), in the order of ``samples``
+    sample_texts: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {kind: [] for kind in KINDS})
     problems: list[str] = field(default_factory=list)
     #: lines of the three files read and left out (a problem on them; told to skip them)
     skipped: int = 0
@@ -47,12 +51,17 @@ class Difference:
     stored_lines: int = 0
     #: what did not stop a line from being stored but the staff should know (file:line: column: text)
     warnings: list[str] = field(default_factory=list)
+    #: the problems and warnings as the pages translate them (``zdb.lists.problem_texts``), in
+    #: the order of ``problems`` and ``warnings``: file, line, column and the message's JSON
+    problem_texts: list[dict[str, Any]] = field(default_factory=list)
+    warning_texts: list[dict[str, Any]] = field(default_factory=list)
     applied: bool = False
 
-    def add(self, kind: str, line: str) -> None:
+    def add(self, kind: str, line: Message) -> None:
         self.counts[kind] += 1
         if len(self.samples[kind]) < SAMPLES:
-            self.samples[kind].append(line)
+            self.samples[kind].append(str(line))
+            self.sample_texts[kind].append(line.as_json())
 
     @property
     def changes(self) -> int:
@@ -71,8 +80,11 @@ class Difference:
             "applied": self.applied,
             "counts": dict(self.counts),
             "samples": {kind: lines for kind, lines in self.samples.items() if lines},
+            "sample_texts": {kind: lines for kind, lines in self.sample_texts.items() if lines},
             "problems": list(self.problems),
             "skipped": self.skipped,
             "stored_lines": self.stored_lines,
             "warnings": list(self.warnings),
+            "problem_texts": list(self.problem_texts),
+            "warning_texts": list(self.warning_texts),
         }

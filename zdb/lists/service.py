@@ -22,6 +22,7 @@ from zdb.formats.list_reader import read_rating_list
 from zdb.formats.read_limits import ReadLimits, ReadRefusedError
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListImport
+from zdb.lists.problem_texts import placed_problem
 from zdb.lists.sync_plan import plan_sync
 from zdb.lists.sync_writes import WRITE_STEPS, write_sync
 from zdb.lists.upload_refusals import refusal_error
@@ -65,7 +66,7 @@ class ListProblemsError(ValidationError):
     """A list refused because of its problems (each with file, line and column); nothing is stored."""
 
     def __init__(self, problems: list[Problem], difference: Difference) -> None:
-        super().__init__([ValidationProblem(_place(p), p.message) for p in problems])
+        super().__init__([ValidationProblem(_place(p), placed_problem(p).text) for p in problems])
         self.difference = difference
 
 
@@ -122,7 +123,7 @@ def import_rating_list(
     except ReadRefusedError as error:
         raise refusal_error(error) from None
     if not rating_list.members and not rating_list.problems:
-        empty = Problem("spieler.csv", 0, "", "no membership in the list")
+        empty = Problem.of("spieler.csv", 0, "", "no membership in the list")
         rating_list = RatingList((), (), (), (), (empty,), rating_list.formats, rating_list.stamp)
     day = list_date_of(rating_list, list_date)
     report(1)
@@ -133,11 +134,13 @@ def import_rating_list(
         raise refusal_error(error) from None
     difference = plan.difference
     difference.problems = [str(p) for p in plan.problems]
+    difference.problem_texts = [placed_problem(p).as_json() for p in plan.problems]
     # exactly the lines the plan leaves out and stores (a problem on a line the plan takes, such
     # as a FIDE id already given, leaves the line in); one of the whole file (line 0) refuses it
     difference.skipped = len(plan.left_out)
     difference.stored_lines = plan.stored_lines
-    difference.warnings = plan.warnings
+    difference.warnings = [str(w) for w in plan.warnings]
+    difference.warning_texts = [w.as_json() for w in plan.warnings]
     if dry_run:
         report(_READ_STEPS)
         return difference

@@ -64,6 +64,8 @@ from zdb.formats.list_model import PERSON_FIELDS, ListFederation, ListMember, Pr
 from zdb.lists.codes import ROOT_CODE, prefix_of_code
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
+from zdb.lists.problem_texts import PlacedText
+from zdb.messages import Message
 from zdb.players.merged import follow_merges
 from zdb.players.models import Membership, Player
 from zdb.ratings.models import PlayerRating, StartRatingRow
@@ -159,8 +161,8 @@ class Plan:
     #: new person's ref, last evaluation (YYYYWW)
     baselines: list[tuple[int, str | None]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    #: a person's fact another line of his says differently (file:line: column: text)
-    warnings: list[str] = field(default_factory=list)
+    #: a person's fact another line of his says differently (file, line, column, text)
+    warnings: list[PlacedText] = field(default_factory=list)
     #: (file, line) of every line whose value the plan takes (a stored membership, club or federation)
     taken: set[tuple[str, int]] = field(default_factory=set)
     #: (file, line) of every line read and not taken
@@ -280,11 +282,13 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
     for prefix, (name, parent) in wanted.items():
         level = level_of(prefix)
         line = next((f.line for f in rating_list.federations if prefix_of_code(f.code) == prefix), 0)
-        if level is None or len(prefix) > 4:
-            why = "a code of at most 4 characters"
-            if level is None:
-                why = f"the parent federation {parent!r} is not known"
-            plan.problems.append(Problem(file, line, "", why))
+        if level is None:
+            plan.problems.append(
+                Problem.of(file, line, "", "the parent federation {parent} is not known", parent=repr(parent))
+            )
+            continue
+        if len(prefix) > 4:
+            plan.problems.append(Problem.of(file, line, "", "a code of at most 4 characters"))
             continue
         row = (prefix, name, level, parent)
         if line:
@@ -292,10 +296,10 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
         before = stored.federations.get(prefix)
         if before is None:
             new.append(row)
-            plan.difference.add("federations_new", f"{prefix or ROOT_CODE} {name}")
+            plan.difference.add("federations_new", _as_is(f"{prefix or ROOT_CODE} {name}"))
         elif before != (name, level, parent):
             plan.federations_changed.append(row)
-            plan.difference.add("federations_changed", f"{prefix or ROOT_CODE} {before[0]} → {name}")
+            plan.difference.add("federations_changed", _as_is(f"{prefix or ROOT_CODE} {before[0]} → {name}"))
     plan.federations_new = sorted(new, key=lambda row: row[2])  # parents first
     known = set(stored.federations) | {row[0] for row in new}
     clubs: dict[str, str] = {}
@@ -304,21 +308,24 @@ def _plan_tree(rating_list: RatingList, stored: _Stored, plan: Plan) -> dict[str
             continue
         prefix = prefix_of_code(club.parent)
         if len(club.code) != 5:
-            plan.problems.append(Problem("vereine.csv", club.line, "", f"a club code has 5 characters: {club.code!r}"))
+            plan.problems.append(
+                Problem.of("vereine.csv", club.line, "", "a club code has 5 characters: {code}", code=repr(club.code))
+            )
             continue
         if prefix not in known:
-            why = f"the federation {club.parent!r} is not known"
-            plan.problems.append(Problem("vereine.csv", club.line, "", why))
+            plan.problems.append(
+                Problem.of("vereine.csv", club.line, "", "the federation {code} is not known", code=repr(club.parent))
+            )
             continue
         clubs[club.code] = prefix
         plan.taken.add(("vereine.csv", club.line))
         before_club = stored.clubs.get(club.code)
         if before_club is None:
             plan.clubs_new.append((club.code, club.name, prefix))
-            plan.difference.add("clubs_new", f"{club.code} {club.name}")
+            plan.difference.add("clubs_new", _as_is(f"{club.code} {club.name}"))
         elif before_club != (club.name, prefix):
             plan.clubs_changed.append((club.code, club.name, prefix))
-            plan.difference.add("clubs_changed", f"{club.code} {before_club[0]} → {club.name}")
+            plan.difference.add("clubs_changed", _as_is(f"{club.code} {before_club[0]} → {club.name}"))
     return clubs
 
 
@@ -353,11 +360,34 @@ def _facts_of(member: ListMember) -> Facts:
     return Facts(member.surname, member.given_name, member.sex, member.birth_year, member.fide_id, member.fide_nation)
 
 
-def _changed_fields(after: Facts, before: Facts) -> str:
-    names = ("surname", "given_name", "sex", "birth_year", "fide_id", "nation", "guest")
-    return ", ".join(
-        f"{n} {getattr(before, n)!r} → {getattr(after, n)!r}" for n in names if getattr(before, n) != getattr(after, n)
-    )
+#: a person's facts as a sample of a correction names them
+_FACT_WORDS = {
+    "surname": Message("surname"),
+    "given_name": Message("given_name"),
+    "sex": Message("sex"),
+    "birth_year": Message("birth_year"),
+    "fide_id": Message("fide_id"),
+    "nation": Message("nation"),
+    "guest": Message("guest"),
+}
+
+
+def _changed_fields(after: Facts, before: Facts) -> Message:
+    """``surname 'Maier' → 'Meier', sex None → 'M'``: each fact that changes, before and after."""
+    changes = [
+        Message("{fact} {before} → {after}", fact=word, before=repr(getattr(before, n)), after=repr(getattr(after, n)))
+        for n, word in _FACT_WORDS.items()
+        if getattr(before, n) != getattr(after, n)
+    ]
+    joined = changes[0]
+    for change in changes[1:]:
+        joined = Message("{earlier}, {later}", earlier=joined, later=change)
+    return joined
+
+
+def _as_is(text: str) -> Message:
+    """A sample without words to translate (codes, names, ratings)."""
+    return Message("{text}", text=text)
 
 
 def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: str, *, dry_run: bool) -> Plan:
@@ -403,7 +433,14 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
                 if candidate is not None and stored.people[candidate][0] is None and candidate not in seen:
                     pkz = candidate
                     plan.people_linked.append((pkz, person_id))
-                    plan.difference.add("people_linked", f"line {chosen.line}: {person_id} is {pkz} {_name(listed)}")
+                    text = Message(
+                        "line {line}: {person} is {pkz} {name}",
+                        line=chosen.line,
+                        person=person_id,
+                        pkz=pkz,
+                        name=_name(listed),
+                    )
+                    plan.difference.add("people_linked", text)
         else:
             # the older DeWIS layout: a current membership number, else name and birth year in a club
             found = [by_number.get((m.club_code, m.member_no)) for m in lines if m.member_no is not None]
@@ -414,7 +451,9 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
             # the surviving person: never the absorbed record, never a new one.
             pkz = follow_merges(pkz, stored.merged_into)
         if pkz is not None and pkz in seen:
-            plan.problems.append(Problem(file_name, chosen.line, "", f"the same person ({pkz}) as an earlier line"))
+            plan.problems.append(
+                Problem.of(file_name, chosen.line, "", "the same person ({pkz}) as an earlier line", pkz=pkz)
+            )
             continue
         if pkz is None and not wanted:
             continue  # every line of a new person has a problem: he is left out with them
@@ -423,9 +462,25 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
         if fide is not None:
             owner = fide_owner.get(fide)
             if owner is not None and owner != pkz:
-                other = f"person {owner}" if owner > 0 else f"line {fide_line[fide]}"
-                message = f"FIDE id {fide} is already the id of {other}; the line is taken without it"
-                plan.problems.append(Problem(file_name, chosen.line, "FIDE-ID", message))
+                if owner > 0:
+                    problem = Problem.of(
+                        file_name,
+                        chosen.line,
+                        "FIDE-ID",
+                        "FIDE id {fide} is already the id of person {owner}; the line is taken without it",
+                        fide=fide,
+                        owner=owner,
+                    )
+                else:
+                    problem = Problem.of(
+                        file_name,
+                        chosen.line,
+                        "FIDE-ID",
+                        "FIDE id {fide} is already the id of line {other}; the line is taken without it",
+                        fide=fide,
+                        other=fide_line[fide],
+                    )
+                plan.problems.append(problem)
                 listed = Facts(listed.surname, listed.given_name, listed.sex, listed.birth_year, None, listed.nation)
             else:
                 fide_owner[fide] = ref
@@ -438,10 +493,11 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
                 numbers_given.add(number)
             plan.people_new.append(PlannedPerson(ref, person_id, listed, chosen, number))
             label = f"{person_id} {_name(listed)}" if person_id else _name(listed)
-            plan.difference.add("people_new", f"line {chosen.line}: {label}")
+            plan.difference.add("people_new", Message("line {line}: {person}", line=chosen.line, person=label))
             if chosen.rating is not None:
                 plan.start_ratings.append((ref, chosen.rating, chosen.rating_index or 0))
-                plan.difference.add("start_ratings", f"{_name(listed)}: {chosen.rating}-{chosen.rating_index or 0}")
+                rating = f"{_name(listed)}: {chosen.rating}-{chosen.rating_index or 0}"
+                plan.difference.add("start_ratings", _as_is(rating))
             week = None if chosen.last_evaluation is None else str(chosen.last_evaluation)
             plan.baselines.append((ref, week))
         else:
@@ -450,13 +506,22 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
             after = _merged(listed, before)
             if after != before:
                 plan.people_changed.append((pkz, after, before))
-                plan.difference.add("people_changed", f"line {chosen.line}: {pkz} {_changed_fields(after, before)}")
+                changes = _changed_fields(after, before)
+                text = Message("line {line}: {pkz} {changes}", line=chosen.line, pkz=pkz, changes=changes)
+                plan.difference.add("people_changed", text)
             else:
                 plan.difference.counts["people_unchanged"] += 1
             ours = stored.ratings.get(pkz)
             if ours is not None and chosen.rating is not None and ours[0] != chosen.rating:
-                text = f"{pkz} {_name(after)}: list {chosen.rating}-{chosen.rating_index or 0}, ZDB {ours[0]}-{ours[1]}"
-                plan.difference.add("ratings_differ", text)
+                listed_rating, our_rating = f"{chosen.rating}-{chosen.rating_index or 0}", f"{ours[0]}-{ours[1]}"
+                differ = Message(
+                    "{pkz} {name}: list {listed}, ZDB {ours}",
+                    pkz=pkz,
+                    name=_name(after),
+                    listed=listed_rating,
+                    ours=our_rating,
+                )
+                plan.difference.add("ratings_differ", differ)
         plan.taken.update((file_name, m.line) for m in wanted.values())
         if person_id is not None:
             label = f"{person_id} {_name(_facts_of(chosen))}"
@@ -472,7 +537,8 @@ def plan_sync(session: Session, rating_list: RatingList, list_date: date, file: 
         for club, (membership_id, _, _, since) in held.items():
             if club in governed:
                 plan.memberships_ended.append((membership_id, holder, club, max(since, ended_day)))
-                plan.difference.add("memberships_ended", f"{holder} {_name(stored.people[holder][1])} left {club}")
+                left = Message("{pkz} {name} left {club}", pkz=holder, name=_name(stored.people[holder][1]), club=club)
+                plan.difference.add("memberships_ended", left)
     return plan
 
 
@@ -493,26 +559,32 @@ def _headers(rating_list: RatingList) -> dict[str, str]:
     return named
 
 
-def _differing_facts(label: str, chosen: ListMember, lines: Iterable[ListMember], headers: dict[str, str]) -> list[str]:
+def _differing_facts(
+    label: str, chosen: ListMember, lines: Iterable[ListMember], headers: dict[str, str]
+) -> list[PlacedText]:
     """A warning per line and column where another line of the person says something else of
     him than the line that counts (see "A person's facts that differ" above)."""
-    why = "his active membership" if chosen.status == "active" else "his most recent line"
+    why = Message("his active membership") if chosen.status == "active" else Message("his most recent line")
     warnings = []
     for other in lines:
         if other is chosen:
             continue
         for name, theirs, ours in zip(PERSON_FIELDS, other.person_data(), chosen.person_data(), strict=True):
             if theirs != ours:
-                column = headers.get(name, name)
-                warnings.append(
-                    f"{_SPIELER}:{other.line}: {column}: {label}: {_shown(theirs)} here, {_shown(ours)} on line "
-                    f"{chosen.line} ({why}), which counts"
+                text = Message(
+                    "{person}: {theirs} here, {ours} on line {line} ({why}), which counts",
+                    person=label,
+                    theirs=_shown(theirs),
+                    ours=_shown(ours),
+                    line=chosen.line,
+                    why=why,
                 )
+                warnings.append(PlacedText(_SPIELER, other.line, headers.get(name, name), text))
     return warnings
 
 
-def _shown(value: object) -> str:
-    return "empty" if value is None else repr(str(value))
+def _shown(value: object) -> Message | str:
+    return Message("empty") if value is None else repr(str(value))
 
 
 def _left_out(rating_list: RatingList, plan: Plan) -> set[tuple[str, int]]:
@@ -532,17 +604,34 @@ def _wanted_memberships(
     for member in lines:
         count += 1
         if member.club_code not in known_clubs:
-            plan.problems.append(Problem(file, member.line, "", f"the club {member.club_code} is not known"))
+            plan.problems.append(
+                Problem.of(file, member.line, "", "the club {club} is not known", club=member.club_code)
+            )
             continue
         if member.club_code in wanted:
-            message = f"a second membership in {member.club_code} (line {wanted[member.club_code].line})"
-            plan.problems.append(Problem(file, member.line, "", message))
+            problem = Problem.of(
+                file,
+                member.line,
+                "",
+                "a second membership in {club} (line {first})",
+                club=member.club_code,
+                first=wanted[member.club_code].line,
+            )
+            plan.problems.append(problem)
             continue
         if member.member_no is not None:
             key = (member.club_code, member.member_no)
             if key in numbers_taken:
-                message = f"member number {member.member_no} of {member.club_code} again (line {numbers_taken[key]})"
-                plan.problems.append(Problem(file, member.line, "", message))
+                problem = Problem.of(
+                    file,
+                    member.line,
+                    "",
+                    "member number {number} of {club} again (line {first})",
+                    number=member.member_no,
+                    club=member.club_code,
+                    first=numbers_taken[key],
+                )
+                plan.problems.append(problem)
                 continue
             numbers_taken[key] = member.line
         wanted[member.club_code] = member
@@ -560,29 +649,43 @@ def _plan_memberships(
     ended_day: date,
 ) -> None:
     """``keep_held``: a line of the person had a problem, so no membership of his ends."""
-    who = f"{ref}" if ref > 0 else "new"
+    who: Message | int = ref if ref > 0 else Message("new")
     for club, member in wanted.items():
         before = held.get(club)
         if before is None:
             plan.memberships_new.append((ref, club, member.member_no, member.status))
-            plan.difference.add("memberships_new", f"line {member.line}: {who} in {club} ({member.status})")
+            text = Message(
+                "line {line}: {person} in {club} ({status})",
+                line=member.line,
+                person=who,
+                club=club,
+                status=Message(member.status),
+            )
+            plan.difference.add("memberships_new", text)
         elif (before[1], before[2]) != (member.member_no, member.status):
             plan.memberships_changed.append(
                 (before[0], ref, club, member.member_no, member.status, before[1], before[2])
             )
-            text = f"line {member.line}: {ref} in {club}: {before[1]} {before[2]} → {member.member_no} {member.status}"
-            plan.difference.add("memberships_changed", text)
+            changed = Message(
+                "line {line}: {pkz} in {club}: {number} {status} → {new_number} {new_status}",
+                line=member.line,
+                pkz=ref,
+                club=club,
+                number=str(before[1]),
+                status=Message(before[2]),
+                new_number=str(member.member_no),
+                new_status=Message(member.status),
+            )
+            plan.difference.add("memberships_changed", changed)
     moved = False
     for club, (membership_id, _, _, since) in held.items():
         if club in governed and club not in wanted and not keep_held:
             plan.memberships_ended.append((membership_id, ref, club, max(since, ended_day)))
-            plan.difference.add("memberships_ended", f"{ref} left {club}")
+            plan.difference.add("memberships_ended", Message("{pkz} left {club}", pkz=ref, club=club))
             moved = True
     if moved and any(club not in held for club in wanted):
-        plan.difference.add(
-            "transfers",
-            f"{ref}: {', '.join(c for c in held if c not in wanted)} → {', '.join(c for c in wanted if c not in held)}",
-        )
+        left, joined = ", ".join(c for c in held if c not in wanted), ", ".join(c for c in wanted if c not in held)
+        plan.difference.add("transfers", _as_is(f"{ref}: {left} → {joined}"))
 
 
 def search_name(facts: Facts) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 from zdb.web.i18n import LANGUAGES, catalogue_path
@@ -43,7 +43,11 @@ _OPTIONS = {
 }
 #: the page code marks texts with ``translate(request, text)``, ``mark(text)`` and ``Message(text, ...)``
 _KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "translate": (2,), "mark": None, "Message": (1,)}
-_MESSAGE_KEYWORDS = {"Message": (1,)}
+#: a list's problem is made in the pure reader as ``Problem.of(file, line, column, template)``
+#: or from a bad value's ``_BadValueError(template)`` (``zdb.lists.problem_texts`` makes it a Message)
+_MESSAGE_KEYWORDS = {"Message": (1,), "of": (4,), "_BadValueError": (1,)}
+#: the pure reader of the federation's list, whose problems the staff's list page shows
+_PROBLEM_SOURCES = ("formats/list_reader.py",)
 
 
 def extract_messages() -> Catalog:
@@ -56,6 +60,9 @@ def extract_messages() -> Catalog:
         found = extract_from_dir(_PACKAGE / source, [("**.py", "python")], keywords=_MESSAGE_KEYWORDS)
         for filename, lineno, message, comments, context in found:
             catalogue.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
+    for source in _PROBLEM_SOURCES:
+        for lineno, message, comments, context in extract_from_file("python", _PACKAGE / source, _MESSAGE_KEYWORDS):
+            catalogue.add(message, None, [(source, lineno)], auto_comments=comments, context=context)
     return catalogue
 
 

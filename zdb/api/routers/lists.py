@@ -75,8 +75,10 @@ class ListImportOut(BaseModel):
     status: Literal["waiting", "running", "done", "refused", "failed"] = Field(examples=["done"])
     progress: ImportProgress
     result: dict[str, Any] | None = Field(
-        description="the difference: counts per kind, the first lines of each, the problems (file:line: column: "
-        "text), lines left out; for a refused list the difference it would have made and why it was refused",
+        description="the difference: counts per kind, the first lines of each, the problems and warnings (file:line: "
+        "column: text; `problem_texts` and `warning_texts` hold the same with file, line, column and the text's "
+        "template and values apart), lines left out; for a refused list the difference it would have made and "
+        "why it was refused",
     )
     error: str | None = Field(description="why an import without a difference was refused or failed")
     created_at: UtcDateTime = Field(examples=["2026-12-02T08:00:00Z"])

@@ -25,6 +25,7 @@ from zdb.lists.lost_imports import rerun_import
 from zdb.lists.models import ListImport
 from zdb.messages import Message
 from zdb.web.i18n import mark
+from zdb.web.list_problem_texts import shown_samples, shown_texts
 from zdb.web.page_route import problem_detail
 from zdb.web.referee_session import require_same_origin
 from zdb.web.rendering import render
@@ -62,6 +63,8 @@ STATUS_WORDS = {
 assert set(KIND_WORDS) == set(KINDS)
 #: a list's problems are shown this many to a page (a broken list has thousands)
 PROBLEMS_PER_PAGE = 50
+#: the warnings shown (the first ones; the API answers all)
+WARNINGS_SHOWN = 200
 
 
 def _queue(request: Request, background: BackgroundTasks, import_id: int) -> None:
@@ -120,8 +123,16 @@ def import_page(
     admin(request, session)
     record = _import(session, import_id)
     result = record.result or {}
+    sample_texts = result.get("sample_texts")
     kinds = [
-        (kind, KIND_WORDS[kind], result["counts"][kind], result["samples"].get(kind, []))
+        (
+            kind,
+            KIND_WORDS[kind],
+            result["counts"][kind],
+            shown_samples(
+                request, result["samples"].get(kind, []), None if sample_texts is None else sample_texts.get(kind)
+            ),
+        )
         for kind in KINDS
         if result.get("counts", {}).get(kind)
     ]
@@ -129,13 +140,18 @@ def import_page(
     rerunnable = record.status == "failed" and record.payload is not None
     problems: list[str] = result.get("problems") or []
     first = (page - 1) * PROBLEMS_PER_PAGE
+    shown = slice(first, first + PROBLEMS_PER_PAGE)
+    problem_texts, warning_texts = result.get("problem_texts"), result.get("warning_texts")
+    warnings: list[str] = (result.get("warnings") or [])[:WARNINGS_SHOWN]
     context = {
         "record": record,
         "result": result,
         "kinds": kinds,
         "applicable": applicable,
         "rerunnable": rerunnable,
-        "problems": problems[first : first + PROBLEMS_PER_PAGE],
+        "problems": shown_texts(request, problems[shown], None if problem_texts is None else problem_texts[shown]),
+        "warnings": shown_texts(request, warnings, None if warning_texts is None else warning_texts[:WARNINGS_SHOWN]),
+        "warnings_total": len(result.get("warnings") or []),
         "problems_total": len(problems),
         "first_problem": first + 1,
         "page": page,
