@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.web.same_site import SAME_SITE
 from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.config import Settings
@@ -68,7 +69,7 @@ class Office:
 
     def signed_in(self, who: str = "referee") -> TestClient:
         """A page client signed in with the referee's (or the office's) token."""
-        client = TestClient(self.client.app, follow_redirects=False)
+        client = TestClient(self.client.app, follow_redirects=False, headers=SAME_SITE)  # a form of this site
         token = self.referee if who == "referee" else self.admin
         assert client.post("/referee/sign-in", data={"token": token, "next": "/referee"}).status_code == 303
         return client

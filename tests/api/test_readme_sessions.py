@@ -90,7 +90,10 @@ def _curl_calls(text: str) -> list[Call]:
                 name, _, value = header.partition(":")
                 if name.strip().lower() == "content-type":
                     call.media_type = value.strip()
-            calls.append(call)
+            # the API's calls; the club-software door's (``/dsbwertungsportal``, ``/php/dewis``)
+            # speak another interface, tested in tests/portal
+            if urlsplit(call.url).path.startswith(API_PREFIX):
+                calls.append(call)
     return calls
 
 

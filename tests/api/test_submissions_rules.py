@@ -99,7 +99,7 @@ def test_concurrent_twins_get_one_answer(fresh: World) -> None:
         with unit_of_work(engine) as session:
             answers.append(claim(session, caller, "twin", "digest", window=DAY))
 
-    first = StoredAnswer(201, {"id": 42}, "/api/v1/tournaments/42")
+    first = StoredAnswer(201, {"id": 42}, "/api/v1/tournaments/42", tournament_id=42)
     with unit_of_work(engine) as session:
         assert claim(session, caller, "twin", "digest", window=DAY) is None
         thread = threading.Thread(target=twin)

@@ -82,7 +82,10 @@ def test_an_implausible_start_date_is_an_error_naming_the_line() -> None:
     ]
 
 
-def test_an_implausible_birth_date_is_an_error_naming_the_line() -> None:
-    found = _errors(_with(KRANZ, _line(KRANZ).replace("2012/04/05", "0001/01/01")))
-    assert [(p.line, p.field) for p in found] == [(KRANZ, "birth date")]
-    assert "not plausible" in found[0].message
+def test_an_implausible_birth_date_is_a_warning_naming_the_line() -> None:
+    # one player's mistyped birth date does not refuse the tournament: the birth stays unknown
+    document = parse_trf(_with(KRANZ, _line(KRANZ).replace("2012/04/05", "0001/01/01")))
+    assert not [p for p in document.problems if p.severity is Severity.ERROR]
+    named = [p for p in document.problems if p.field == "birth date"]
+    assert [(p.line, p.severity, "not plausible" in p.message) for p in named] == [(KRANZ, Severity.WARNING, True)]
+    assert next(p for p in document.players if p.line == KRANZ).birth_year is None

@@ -109,6 +109,13 @@ def explanation(
     return conditional_json(request, explained, results_stamp(session))
 
 
+#: the beginning of a report, as the API documentation shows it
+_TRF_EXAMPLE = (
+    "012 Open Musterstadt 2026\r\n042 2026/11/20\r\n052 2026/11/22\r\n062 4\r\n"
+    "001    1 m    Mustermann, Max                   2105 GER     4601234 1990/00/00  2.0    1     3 w 1     2 b 1\r\n"
+)
+
+
 @router.get(
     "/{tournament_id}/fide-report.trf",
     summary="FIDE's report file (TRF16) of the current version",
@@ -117,7 +124,10 @@ def explanation(
     "without a game as a zero-point bye. Refused (422) when games were stored without rounds.",
     response_class=Response,
     responses={
-        200: {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "the TRF16 file"},
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}, "example": _TRF_EXAMPLE}},
+            "description": "the TRF16 file",
+        },
         **problems(401, 403, 404, 422),
     },
 )

@@ -34,7 +34,7 @@ from zdb.formats.swt.model import SwtFile, SwtGeneral, SwtPairing, SwtPlayer, Sw
 from zdb.formats.swt.reader import GENERAL_RECORD, version_text
 from zdb.formats.swt.values import TEXT_ENCODING
 from zdb.formats.trf.controls import control_character
-from zdb.formats.trf.dates import PLAUSIBLE_YEARS, parse_birth
+from zdb.formats.trf.dates import IMPLAUSIBLE_BIRTH, PLAUSIBLE_YEARS, parse_birth
 from zdb.formats.trf.games import ASYMMETRIC, RESULT_PAIRS
 from zdb.formats.trf.model import Severity, TrfDocument, TrfNationalRecord, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.problems import Problems
@@ -196,7 +196,8 @@ class _Converter:
         )
         birth_year, birth_date, birth_error = parse_birth(birth_text)
         if birth_error is not None:
-            self.problems.error(None, birth_error, field="Geburtsdatum", record=record)
+            report = self.problems.warning if birth_error.template == IMPLAUSIBLE_BIRTH else self.problems.error
+            report(None, birth_error, field="Geburtsdatum", record=record)
         for value, name in ((swt.elo, "FIDE-Elo"), (swt.nwz, "NWZ")):
             if value and _number(value) is None and value.strip("0"):
                 self.problems.warning(

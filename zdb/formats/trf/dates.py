@@ -19,9 +19,11 @@ Two-digit years are 2000-2069 or 1970-1999. Choices:
 * an order that is not the spec's (``YY.DD.MM``, ``MM/DD/YYYY``) or a reading that stays
   ambiguous after the checks above: warning that states the reading used;
 * a valid date outside the plausible years (a tournament or round date before 1900 or after
-  2099, such as ``0001/01/01``; a birth year before 1850 or after 2099, the bounds of the
-  rating list's reader): error naming the field and the text. A rating officer reads such a
-  date as a placeholder or a typing error, never as a date to order the time line by.
+  2099, such as ``0001/01/01``): error naming the field and the text. A rating officer reads such a
+  date as a placeholder or a typing error, never as a date to order the time line by;
+* a birth year before 1850 or after 2099 (the bounds of the rating list's reader): warning naming
+  the field and the text, the birth left unknown. One player's mistyped birth date is no reason
+  to refuse a whole tournament, and it never teaches a record a year (``IMPLAUSIBLE_BIRTH``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from itertools import pairwise, product
 from zdb.formats.trf.problems import Problems
 from zdb.messages import Message
 
-__all__ = ["PLAUSIBLE_YEARS", "DateEntry", "parse_birth", "resolve_dates"]
+__all__ = ["IMPLAUSIBLE_BIRTH", "PLAUSIBLE_YEARS", "DateEntry", "parse_birth", "resolve_dates"]
 
 _MONTHS = {
     name: number
@@ -70,6 +72,9 @@ _FIRST_YEAR, _LAST_YEAR = 1900, 2099  # of a tournament's and its rounds' dates
 #: the first and last year of a tournament's plausible dates
 PLAUSIBLE_YEARS = (_FIRST_YEAR, _LAST_YEAR)
 _FIRST_BIRTH_YEAR, _LAST_BIRTH_YEAR = 1850, 2099
+#: the message of a birth year outside them (written out where it is made, for the catalogue): the
+#: readers warn of it, they don't refuse the file
+IMPLAUSIBLE_BIRTH = "birth date {text!r} is not plausible: a birth year lies between {first} and {last}"
 _ORDER_NAMES = {
     "DMY4": "DD.MM.YYYY",
     "MDY4": "MM/DD/YYYY",

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zdb.formats.trf.dates import parse_birth
+from zdb.formats.trf.dates import IMPLAUSIBLE_BIRTH, parse_birth
 from zdb.formats.trf.model import TrfNationalRecord, TrfPlayer, TrfRoundCell
 from zdb.formats.trf.problems import Problems
 from zdb.messages import Message
@@ -228,7 +228,8 @@ def parse_player(line: str, lineno: int, problems: Problems) -> ParsedPlayer | N
     birth_text = _birth(line, lineno, problems)
     birth_year, birth_date, birth_error = parse_birth(birth_text)
     if birth_error:
-        problems.error(lineno, birth_error, field="birth date")
+        report = problems.warning if birth_error.template == IMPLAUSIBLE_BIRTH else problems.error
+        report(lineno, birth_error, field="birth date")
     rank_text = _cols(line, 86, 89).strip()
     cells, unreadable = read_cells(line, lineno, problems)
     player = TrfPlayer(
@@ -267,7 +268,8 @@ def parse_national(line: str, lineno: int, problems: Problems) -> TrfNationalRec
     birth_text = _birth(line, lineno, problems)
     birth_year, birth_date, birth_error = parse_birth(birth_text)
     if birth_error:
-        problems.error(lineno, birth_error, field="birth date")
+        report = problems.warning if birth_error.template == IMPLAUSIBLE_BIRTH else problems.error
+        report(lineno, birth_error, field="birth date")
     club_code = member_no = person_no = None
     if federation == "GER":
         club_code, member_no, person_no = _german_ids(line, national_id, lineno, problems)
