@@ -42,3 +42,13 @@ def zdb_home_of_the_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     else:
         os.environ["ZDB_HOME"] = before
     settings.cache_clear()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Each phase's report kept on the test (``rep_setup``, ``rep_call``), so that a fixture's
+    teardown can tell a failed test from a passed one (the drills print their services' whole
+    log only where they failed)."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
