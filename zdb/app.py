@@ -37,6 +37,7 @@ from zdb.api.request_log import RequestLog, configure_json_logs, configure_text_
 from zdb.api.routers import announcements as announcements_router
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import editions as editions_router
+from zdb.api.routers import fees as fees_router
 from zdb.api.routers import files as files_router
 from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router
@@ -97,6 +98,7 @@ _API_ROUTERS = (
     lists_router.router,
     announcements_router.router,
     tournament_states_router.router,
+    fees_router.router,
 )
 #: the writes anyone may send: the rating simulator computes and stores nothing
 PUBLIC_WRITES = frozenset({f"{API_PREFIX}/simulator"})
@@ -108,6 +110,7 @@ _TAGS = [
     {"name": "ratings", "description": "Top lists, the club software's list and change feed, the recalculation."},
     {"name": "access", "description": "The caller and the audit log."},
     {"name": "office", "description": "Staff keep the record: persons, memberships, clubs, federations (admin)."},
+    {"name": "fees", "description": "Fee schedules, the fees of evaluated tournaments, invoices."},
     {"name": "meta", "description": "Problem types and health."},
 ]
 

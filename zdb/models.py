@@ -6,7 +6,9 @@ from zdb.auth.web_sessions import WebSession
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
+from zdb.fees.models import FeeAssessment, FeeInvoice, FeeLine, FeeSchedule
 from zdb.federations.settings import FederationSetting
+from zdb.fide.models import FideRegistration
 from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
@@ -34,6 +36,11 @@ __all__ = [
     "Evaluation",
     "Federation",
     "FederationSetting",
+    "FeeAssessment",
+    "FeeInvoice",
+    "FeeLine",
+    "FeeSchedule",
+    "FideRegistration",
     "FideRatingRow",
     "FileStamp",
     "GameRow",

@@ -80,6 +80,11 @@ class FederationSettingsIn(BaseModel):
     announcement_days: int | None = Field(
         default=None, ge=0, le=365, description="how many days before the start the announcement must be made"
     )
+    fide_registration: Literal["warn", "refuse"] | None = Field(
+        default=None,
+        description="a FIDE registration later than six weeks before the start: warn (stored with a warning) "
+        "or refuse (the rating office is only warned)",
+    )
 
 
 class FederationSettingsOut(BaseModel):
@@ -89,6 +94,8 @@ class FederationSettingsOut(BaseModel):
     announcement_from: str | None = Field(description="the federation whose rule applies (null: the default)")
     announcement_days: int
     announcement_days_from: str | None
+    fide_registration: Literal["warn", "refuse"] = Field(default="warn")
+    fide_registration_from: str | None = Field(default=None, description="the federation whose rule applies")
 
 
 State = Literal["submitted", "corrected", "in_review", "approved", "rejected", "evaluated", "withdrawn"]

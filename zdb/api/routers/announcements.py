@@ -114,11 +114,14 @@ def _settings_out(session: RequestSession, prefix: str) -> FederationSettingsOut
         own=FederationSettingsIn(
             announcement=None if own is None else own.announcement,  # type: ignore[arg-type]
             announcement_days=None if own is None else own.announcement_days,
+            fide_registration=None if own is None else own.fide_registration,  # type: ignore[arg-type]
         ),
         announcement=rules.announcement,  # type: ignore[arg-type]  # the table's check keeps it a rule
         announcement_from=rules.announcement_from,
         announcement_days=rules.announcement_days,
         announcement_days_from=rules.announcement_days_from,
+        fide_registration=rules.fide_registration,  # type: ignore[arg-type]  # the table's check keeps it a rule
+        fide_registration_from=rules.fide_registration_from,
     )
 
 
@@ -149,7 +152,11 @@ def put_federation_settings(
 ) -> FederationSettingsOut:
     _settings_out(session, prefix)  # 404 for an unknown federation
     before, after = set_settings(
-        session, prefix, announcement=body.announcement, announcement_days=body.announcement_days
+        session,
+        prefix,
+        announcement=body.announcement,
+        announcement_days=body.announcement_days,
+        fide_registration=body.fide_registration,
     )
     record_change(session, caller, "federation.settings", f"federation {prefix}", before=before, after=after)
     return _settings_out(session, prefix)
