@@ -50,7 +50,7 @@ def _names(session: Session, tournament_ids: set[int]) -> dict[int, str]:
         .join(v, (v.tournament_id == t.id) & (v.version == t.current_version))
         .where(t.id.in_(tournament_ids))
     )
-    return dict(rows.tuples().all())
+    return {row.id: row.name for row in rows}
 
 
 def line_out(line: FeeLine, names: dict[int, str], numbers: dict[int, str]) -> FeeLineOut:
@@ -71,15 +71,10 @@ def line_out(line: FeeLine, names: dict[int, str], numbers: dict[int, str]) -> F
 def lines_out(session: Session, lines: list[FeeLine]) -> list[FeeLineOut]:
     names = _names(session, {line.tournament_id for line in lines})
     invoice_ids = {line.invoice_id for line in lines if line.invoice_id is not None}
-    numbers = (
-        dict(
-            session.execute(select(FeeInvoice.id, FeeInvoice.number).where(FeeInvoice.id.in_(invoice_ids)))
-            .tuples()
-            .all()
-        )
-        if invoice_ids
-        else {}
-    )
+    numbers: dict[int, str] = {}
+    if invoice_ids:
+        found = session.execute(select(FeeInvoice.id, FeeInvoice.number).where(FeeInvoice.id.in_(invoice_ids)))
+        numbers = {row.id: row.number for row in found}
     return [line_out(line, names, numbers) for line in lines]
 
 
