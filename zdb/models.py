@@ -6,8 +6,8 @@ from zdb.auth.web_sessions import WebSession
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
-from zdb.fees.models import FeeAssessment, FeeInvoice, FeeLine, FeeSchedule
 from zdb.federations.settings import FederationSetting
+from zdb.fees.models import FeeAssessment, FeeInvoice, FeeLine, FeeSchedule
 from zdb.fide.models import FideRegistration
 from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
@@ -40,8 +40,8 @@ __all__ = [
     "FeeInvoice",
     "FeeLine",
     "FeeSchedule",
-    "FideRegistration",
     "FideRatingRow",
+    "FideRegistration",
     "FileStamp",
     "GameRow",
     "HistoryRow",

@@ -9,7 +9,6 @@ from tests.api.fees_world import CHIEF, DEPUTY, announce, days_from_today, list_
 from tests.api.test_submissions import _headers
 from tests.api.world import World
 from tests.db.scenario import recalc
-from tests.web.same_site import SAME_SITE
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 
@@ -84,7 +83,3 @@ def test_results_after_seven_days_are_marked_late_and_the_state_follows_the_tour
     )
     recalc(fresh.url)
     assert fresh.client.get(f"/api/v1/announcements/{late}/fide-registration").json()["state"] == "evaluated"
-    page = fresh.client.get(
-        f"/referee/fide/{late}", headers={"Authorization": f"Bearer {fresh.tokens['referee_c']}", **SAME_SITE}
-    )
-    assert page.status_code in (200, 303, 401)

@@ -125,8 +125,8 @@ def save_schedule(
     return row
 
 
-def _until_text(until: date | None) -> str:
-    return "open end" if until is None else until.isoformat()
+def _until_text(until: date | None) -> Message | str:
+    return Message("open end") if until is None else until.isoformat()
 
 
 def schedule_in_force(session: Session, prefix: str | None, day: date) -> FeeSchedule | None:

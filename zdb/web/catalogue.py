@@ -32,6 +32,8 @@ _MESSAGE_SOURCES = (
     "office",
     "players",
     "federations",
+    "fees",
+    "fide",
     "editions",
     "auth",
     "endpoints",
