@@ -29,7 +29,8 @@ what a rating officer reading the file would expect:
   players belonged to at the end date (as its league table names them), members in start order
   (ZDB stores no board order); players without a club there are in no team;
 * ``032`` is the host federation ``GER`` (ZDB is the German federation's database); city,
-  arbiters and type are not stored before FIDE registration exists and are left out.
+  type, arbiters and the registered rate of play come from the tournament's FIDE registration
+  (``zdb.fide.report_header``), and are left out for a tournament not registered.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
+from zdb.fide.report_header import with_registration
 from zdb.formats.trf import TrfDocument, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.players import CELL_WIDTH, ROUND_START
 from zdb.formats.trf.writer import write_trf
@@ -182,7 +184,7 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
         )
         for row in participants
     )
-    return TrfDocument(
+    document = TrfDocument(
         encoding=None,
         line_endings="CRLF",
         name=head.name or head.acronym,
@@ -196,6 +198,7 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
         teams=_teams(session, tournament_id) if head.kind == "team_season" else (),
         tournament_type="Team" if head.kind == "team_season" else None,
     )
+    return with_registration(session, tournament_id, document)
 
 
 def _teams(session: Session, tournament_id: int) -> tuple[TrfTeam, ...]:

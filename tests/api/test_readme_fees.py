@@ -1,0 +1,106 @@
+"""README's "A FIDE-rated tournament and its fees" runs as written: its commands in one shell
+against a fresh embedded service with the synthetic federation, after the few lines of README
+before it that they use (``API``, the tokens, the headers). Each curl call is answered 2xx; then
+the walk's outcome is checked against figures worked by hand from the example files:
+
+the round robin of ``examples/fide-tournament.json`` has four players (FIDE ratings 2412, 2398,
+2377, 2381: average 2392, the 2380–2599 tier of 12 €), all members of the federation, six rated
+games, and its results came after the 7th day after its end (15 Nov 2026): by
+``examples/fee-schedule.json`` it owes 10.00 + 6 x 0.50 + 4 x 12.00 + 60.00 = 121.00.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import httpx
+
+from tests.api.test_readme_commands import _PRELUDE as _CURL
+from tests.api.test_readme_commands import _environment, project  # noqa: F401 - a fixture
+from tests.api.test_readme_life import SETUP, service  # noqa: F401 - a fixture
+from tests.api.test_readme_sessions import README
+from zdb.formats.trf import iter_games, parse_trf
+
+HEADING = "### A FIDE-rated tournament and its fees"
+
+
+def _section_commands() -> list[tuple[int, str]]:
+    """(line, command) of every shell block of the section, continuations joined."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(lines, start=1) if line.strip() == HEADING)
+    commands: list[tuple[int, str]] = []
+    inside, pending, first = False, "", 0
+    for number, line in enumerate(lines[start:], start=start + 1):
+        if line.startswith(("## ", "### ")):
+            break
+        if line.startswith("```"):
+            inside = line.strip().startswith("```sh")
+            continue
+        if not inside or not line.strip() or line.lstrip().startswith("#"):
+            continue
+        first = first if pending else number
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        commands.append((first, pending + line))
+        pending = ""
+    return commands
+
+
+def test_a_fide_rated_tournament_goes_from_registration_to_its_fees(project: Path, service: int) -> None:  # noqa: F811
+    commands = _section_commands()
+    assert len(commands) >= 10, commands
+    script = [_CURL, SETUP.format(port=service)]
+    for number, command in commands:
+        check = f'[ "$?" -eq 0 ] || {{ echo "line {number} failed" >&2; exit 1; }}'
+        script += [f"README_LINE={number}", command, check]
+    script.append('printf "%s %s %s %s\\n" "$FID" "$FCODE" "$NUMBER" "$ADMIN_TOKEN" > ids')
+    curl_log = project / "curl.log"
+    done = subprocess.run(
+        ["bash", "-c", "\n".join(script)],
+        cwd=project,
+        env={**_environment(project), "CURL_LOG": str(curl_log)},
+        capture_output=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    for entry in curl_log.read_text().splitlines():
+        _, status, code = entry.split(" ")
+        assert status.startswith("2") and code == "0", (entry, done.stdout[-2000:])
+    fid, code, number, token = (project / "ids").read_text().split()
+    api = httpx.Client(
+        base_url=f"http://127.0.0.1:{service}/api/v1", timeout=10, headers={"Authorization": f"Bearer {token}"}
+    )
+    registration = api.get(f"/announcements/{code}/fide-registration").json()
+    assert (registration["state"], registration["category"], registration["system"]) == (
+        "evaluated",
+        "standard",
+        "round_robin",
+    )
+    assert registration["registered_late"] is True and registration["report"]["late"] is True
+    assert registration["report"]["report_due"] == "2026-11-22"
+
+    fees = api.get(f"/tournaments/{fid}/fees").json()
+    assert (fees["total"], fees["pending"]) == ("121.00", None), fees
+    basis = fees["assessments"][0]
+    assert (basis["players"], basis["games"], basis["non_members"], basis["average_elo"]) == (4, 6, 0, 2392)
+    assert {(x["kind"], x["amount"]) for x in basis["lines"]} == {
+        ("dwz_tournament", "10.00"),
+        ("dwz_game", "3.00"),
+        ("fide_round_robin", "48.00"),
+        ("fide_late", "60.00"),
+    }
+    invoice = api.get(f"/fees/invoices/{number}").json()
+    assert (invoice["payer"], invoice["total"]) == ("Post SV Sankt Rosenheim", "121.00")
+
+    # FIDE's report file reads back as the tournament: four players, six games
+    report = parse_trf(api.get(f"/tournaments/{fid}/fide-report.trf").text)
+    assert report.ok, report.errors
+    assert len(report.players) == 4 and len(list(iter_games(report))) == 6
+    # and carries what the registration says: city, type, arbiters with their FIDE ids, rate of play
+    assert (report.city, report.tournament_type) == ("Sankt Rosenheim", "Individual: Round-Robin")
+    assert (report.chief_arbiter, report.deputy_arbiters) == ("Weber, Anna (4600010)", ("Kranz, Ulrich (4600011)",))
+    assert report.time_control == "90 min/40 moves + 30 min + 30 s"
