@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from zdb.common.utc import as_utc
-from zdb.errors import ConflictError, ValidationError, ValidationProblem
+from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.settings import effective_settings
 from zdb.fide.deadlines import REGISTRATION_DAYS, days_late, registration_deadline, report_due
 from zdb.fide.models import FideRegistration
@@ -30,7 +30,14 @@ from zdb.lists.models import FideRatingRow
 from zdb.messages import Message
 from zdb.tournaments.models import Announcement, TournamentRecord
 
-__all__ = ["register", "registration_for", "registration_out", "results_sent_on", "stored_warnings"]
+__all__ = [
+    "find_registration",
+    "register",
+    "registration_for",
+    "registration_out",
+    "results_sent_on",
+    "stored_warnings",
+]
 
 
 def _known(session: Session, fide_id: int) -> bool:
@@ -42,6 +49,14 @@ def _known(session: Session, fide_id: int) -> bool:
 
 def registration_for(session: Session, announcement: Announcement) -> FideRegistration | None:
     return session.execute(select(FideRegistration).where(FideRegistration.announcement_id == announcement.id)).scalar()
+
+
+def find_registration(session: Session, announcement: Announcement) -> FideRegistration:
+    """The registration of ``announcement``; a 404 naming it where there is none."""
+    made = registration_for(session, announcement)
+    if made is None:
+        raise NotFoundError(Message("announcement {code} is not registered with FIDE", code=announcement.code))
+    return made
 
 
 def register(

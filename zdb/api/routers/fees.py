@@ -21,15 +21,13 @@ from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
-from zdb.errors import NotFoundError
 from zdb.fees.invoices import find_invoice, invoice_csv, invoice_out, issue_invoice, list_invoices, open_fees
 from zdb.fees.ledger import hold_fees, settle
 from zdb.fees.schedules import find_schedule, list_schedules, save_schedule, schedule_out
 from zdb.fees.schemas import FeeScheduleIn, FeeScheduleOut, InvoiceIn, InvoiceOut, OpenFeesOut, TournamentFeesOut
 from zdb.fees.tournament_fees import tournament_fees
-from zdb.fide.registration import register, registration_for, registration_out
+from zdb.fide.registration import find_registration, register, registration_out
 from zdb.fide.schemas import FideRegistrationIn, FideRegistrationOut
-from zdb.messages import Message
 from zdb.office.audit import record_change
 from zdb.tournaments.announcements import find_announcement
 
@@ -91,9 +89,7 @@ def create_registration(*, session: RequestSession, caller: Caller, code: Code, 
 )
 def one_registration(*, request: Request, session: RequestSession, code: Code) -> Response:
     announcement = find_announcement(session, code)
-    made = registration_for(session, announcement)
-    if made is None:
-        raise NotFoundError(Message("announcement {code} is not registered with FIDE", code=code))
+    made = find_registration(session, announcement)
     return conditional_json(request, registration_out(session, announcement, made))
 
 
