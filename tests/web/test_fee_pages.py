@@ -119,3 +119,27 @@ def test_a_referee_registers_with_fide_and_reads_the_fees_staff_invoice_them(fre
     csv = staff.get(f"/staff/fees/invoices/{number}.csv")
     assert csv.status_code == 200 and csv.text.count("\r\n") == 1 + 5 and ";-" not in csv.text
     assert audit_actions(fresh, f"invoice {number}") == ["fees.invoice.issue"]
+
+
+def test_staff_change_a_schedule_on_the_page_and_a_post_from_elsewhere_is_refused(fresh: World) -> None:
+    staff = signed_in(fresh, "admin")
+    assert staff.post("/staff/fees/schedules", data=_schedule_form(), headers=GERMAN).status_code == 303
+    page = staff.get("/staff/fees", headers=GERMAN)
+    schedule = int(page.text.split('data-testid="schedule-', 1)[1].split('"', 1)[0])
+    changed = staff.post(
+        f"/staff/fees/schedules/{schedule}",
+        data=_schedule_form(valid_until="31.12.2026", tiers="0: 4,00"),
+        headers=GERMAN,
+    )
+    assert changed.status_code == 303, changed.text
+    shown = text_of(staff.get(changed.headers["location"], headers=GERMAN).text)
+    assert "Gespeichert: zuvor berechnete Gebühren bleiben, wie sie waren." in shown
+    assert "01.01.2026 – 31.12.2026" in shown and "0: 4,00" in shown
+    bad_tiers = staff.post(
+        "/staff/fees/schedules", data=_schedule_form(valid_from="01.01.2027", tiers="ab"), headers=GERMAN
+    )
+    assert bad_tiers.status_code == 422 and "hat nicht die Form" in text_of(bad_tiers.text)
+    elsewhere = staff.post("/staff/fees/settlement", headers={"Origin": "https://elsewhere.example", **GERMAN})
+    assert elsewhere.status_code == 403
+    assert audit_actions(fresh, "fees") == []
+    assert audit_actions(fresh, f"fee schedule {schedule}") == ["fees.schedule.create", "fees.schedule.change"]
