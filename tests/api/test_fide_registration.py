@@ -5,12 +5,16 @@ state shown: registered, results received (late after 7 days), evaluated."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from tests.api.fees_world import CHIEF, DEPUTY, announce, days_from_today, list_arbiter, played, register, submit
 from tests.api.test_submissions import _headers
-from tests.api.world import World
+from tests.api.world import FIDE_IDS, World
 from tests.db.scenario import recalc
 from zdb.auth.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
+from zdb.formats.trf import parse_trf
+from zdb.lists.models import FideRatingRow
 
 
 def test_a_registration_in_time_names_its_arbiters_and_warns_about_an_unknown_one(fresh: World) -> None:
@@ -83,3 +87,23 @@ def test_results_after_seven_days_are_marked_late_and_the_state_follows_the_tour
     )
     recalc(fresh.url)
     assert fresh.client.get(f"/api/v1/announcements/{late}/fide-registration").json()["state"] == "evaluated"
+
+
+def test_the_report_file_carries_the_registration_and_the_rating_of_its_category(fresh: World) -> None:
+    code = announce(fresh, -20, -18)
+    assert register(fresh, code, token="admin", category="rapid", system="swiss").status_code == 201
+    with unit_of_work(engine_for(fresh.url)) as session:  # FIDE's list before the start: A's ratings
+        session.add(
+            FideRatingRow(
+                fide_id=FIDE_IDS["A"], edition=date(2026, 1, 1), name="", federation="GER", standard=2000, rapid=1900
+            )
+        )
+    tid = submit(fresh, played(fresh, -20, [None, None, None, None]), code)
+    answer = fresh.client.get(f"/api/v1/tournaments/{tid}/fide-report.trf", headers=_headers(fresh, "referee_c"))
+    assert answer.status_code == 200, answer.text
+    report = parse_trf(answer.content)
+    assert report.ok, report.errors
+    assert report.player(1) is not None and report.player(1).rating == 1900  # rapid, not standard
+    assert (report.city, report.tournament_type) == ("Musterstadt", "Individual: Swiss-System")
+    assert (report.chief_arbiter, report.deputy_arbiters) == (f"Weber, Anna ({CHIEF})", (f"Neu, Norbert ({DEPUTY})",))
+    assert report.time_control == "90 min/40 moves + 30 min + 30 s"

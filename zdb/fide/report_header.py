@@ -14,10 +14,20 @@ from zdb.fide.models import FideRegistration
 from zdb.formats.trf import TrfDocument
 from zdb.tournaments.models import Announcement
 
-__all__ = ["with_registration"]
+__all__ = ["registered_category", "with_registration"]
 
 #: TRF16's ``092`` of an individual tournament, by the registered system
 _TYPES = {"swiss": "Individual: Swiss-System", "round_robin": "Individual: Round-Robin"}
+
+
+def registered_category(session: Session, tournament_id: int) -> str:
+    """The FIDE rating a registered tournament counts for (standard where none is registered)."""
+    category = session.execute(
+        select(FideRegistration.category)
+        .join(Announcement, FideRegistration.announcement_id == Announcement.id)
+        .where(Announcement.tournament_id == tournament_id)
+    ).scalar()
+    return category or "standard"
 
 
 def with_registration(session: Session, tournament_id: int, document: TrfDocument) -> TrfDocument:

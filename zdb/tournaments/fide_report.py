@@ -20,8 +20,8 @@ what a rating officer reading the file would expect:
 * the FIDE rating is the one the referee submitted (the evaluation used it); where he gave none,
   the standard rating of the newest edition of FIDE's list that ZDB holds from before the start
   (before the end date when no start is stored), as FIDE rates from the list in force at the
-  start; the title (open title, else the women's title) comes from the same edition. Rapid and
-  blitz ratings wait for the FIDE registration, which will say the tournament's category;
+  start; the title (open title, else the women's title) comes from the same edition. A tournament
+  registered with FIDE as rapid or blitz takes the list's rapid or blitz rating instead;
 * the rank is the one the tournament's page shows: points, then the tie-breaks of the pairing
   system the pairings show (``zdb.standings``; players still tied share a rank); a team season
   is ranked as the individual tournament of its games;
@@ -41,7 +41,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
-from zdb.fide.report_header import with_registration
+from zdb.fide.report_header import registered_category, with_registration
 from zdb.formats.trf import TrfDocument, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.players import CELL_WIDTH, ROUND_START
 from zdb.formats.trf.writer import write_trf
@@ -131,7 +131,12 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
     # (forfeits are games), and a round of byes only would make the file read as unfinished.
     rounds = max((game.round for game in games), default=0)
     round_dates = tuple(date.fromisoformat(d) if d else None for d in (head.round_dates or ())[:rounds])
-    listed = _fide_list(session, [row.fide_id for row in participants if row.fide_id], head.start_date or head.end_date)
+    listed = _fide_list(
+        session,
+        [row.fide_id for row in participants if row.fide_id],
+        head.start_date or head.end_date,
+        registered_category(session, tournament_id),
+    )
     start_no = {row.player_pkz: row.position + 1 for row in participants}
     cells: dict[int, dict[int, TrfRoundCell]] = {pkz: {} for pkz in start_no}
     points = dict.fromkeys(start_no, 0.0)
@@ -212,8 +217,10 @@ def _teams(session: Session, tournament_id: int) -> tuple[TrfTeam, ...]:
     return tuple(TrfTeam(0, k, name, tuple(numbers), "013") for k, (name, numbers) in enumerate(members.items(), 1))
 
 
-def _fide_list(session: Session, fide_ids: list[int], before: date) -> dict[int, tuple[int | None, str | None]]:
-    """FIDE id -> (standard rating, title) of the newest edition of FIDE's list before ``before``."""
+def _fide_list(
+    session: Session, fide_ids: list[int], before: date, category: str = "standard"
+) -> dict[int, tuple[int | None, str | None]]:
+    """FIDE id -> (rating of ``category``, title) of the newest edition of FIDE's list before ``before``."""
     if not fide_ids:
         return {}
     f = FideRatingRow
@@ -224,7 +231,7 @@ def _fide_list(session: Session, fide_ids: list[int], before: date) -> dict[int,
         .subquery()
     )
     rows = session.execute(
-        select(f.fide_id, f.standard, f.title, f.women_title).join(
+        select(f.fide_id, {"rapid": f.rapid, "blitz": f.blitz}.get(category, f.standard), f.title, f.women_title).join(
             newest, (f.fide_id == newest.c.fide_id) & (f.edition == newest.c.edition)
         )
     )
