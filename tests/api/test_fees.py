@@ -205,7 +205,9 @@ def test_invoices_hold_the_open_fees_are_numbered_and_never_change(fresh: World)
     first = fresh.client.get(f"/api/v1/fees/invoices/{number}", headers=_admin(fresh)).json()
     assert first == invoice
     listed = fresh.client.get("/api/v1/fees/invoices", params={"payer": ORGANISER}, headers=_admin(fresh)).json()
-    assert [i["number"] for i in listed] == [f"{today[:4]}-0002", number]
+    assert [i["number"] for i in listed["items"]] == [f"{today[:4]}-0002", number] and listed["total"] == 2
+    paged = fresh.client.get("/api/v1/fees/invoices", params={"limit": 1, "offset": 1}, headers=_admin(fresh)).json()
+    assert [i["number"] for i in paged["items"]] == [number]
     open_fees = fresh.client.get("/api/v1/fees/open", headers=_admin(fresh)).json()
     assert ORGANISER not in {o["payer"] for o in open_fees}
     with unit_of_work(engine_for(fresh.url)) as session:

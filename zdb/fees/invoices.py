@@ -160,11 +160,14 @@ def find_invoice(session: Session, number: str) -> FeeInvoice:
     return found
 
 
-def list_invoices(session: Session, payer: str | None = None) -> list[FeeInvoice]:
-    query = select(FeeInvoice).order_by(FeeInvoice.id.desc())
-    if payer:
-        query = query.where(FeeInvoice.payer == payer)
-    return list(session.execute(query).scalars())
+def list_invoices(
+    session: Session, payer: str | None = None, *, limit: int = 100, offset: int = 0
+) -> tuple[list[FeeInvoice], int]:
+    """The invoices, newest first, a page of them, and how many there are."""
+    where = [] if not payer else [FeeInvoice.payer == payer]
+    total = session.execute(select(func.count()).select_from(FeeInvoice).where(*where)).scalar_one()
+    query = select(FeeInvoice).where(*where).order_by(FeeInvoice.id.desc()).limit(limit).offset(offset)
+    return list(session.execute(query).scalars()), total
 
 
 def invoice_lines(session: Session, invoice: FeeInvoice) -> list[FeeLine]:

@@ -20,7 +20,8 @@ from zdb.api.conditional import conditional_bytes, conditional_json
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
-from zdb.endpoints.dependencies import Caller, RequestSession, TournamentId
+from zdb.endpoints.dependencies import Caller, Paging, RequestSession, TournamentId
+from zdb.endpoints.pagination import Page
 from zdb.fees.invoices import find_invoice, invoice_csv, invoice_out, issue_invoice, list_invoices, open_fees
 from zdb.fees.ledger import hold_fees, settle
 from zdb.fees.schedules import find_schedule, list_schedules, save_schedule, schedule_out
@@ -211,15 +212,22 @@ def create_invoice(*, session: RequestSession, caller: Admin, body: InvoiceIn) -
     )
 
 
-@router.get("/fees/invoices", response_model=list[InvoiceOut], summary="The invoices, newest first (admin)")
+@router.get(
+    "/fees/invoices",
+    response_model=Page[InvoiceOut],
+    summary="The invoices, newest first (admin)",
+    responses=problems(401, 403),
+)
 def invoices(
     *,
     request: Request,
     session: RequestSession,
     caller: Admin,
+    paging: Paging,
     payer: Annotated[str | None, Query(max_length=200)] = None,
 ) -> Response:
-    return _listed(request, [invoice_out(session, i) for i in list_invoices(session, payer)])
+    found, total = list_invoices(session, payer, limit=paging.limit, offset=paging.offset)
+    return conditional_json(request, paging.page([invoice_out(session, i) for i in found], total))
 
 
 @router.get(

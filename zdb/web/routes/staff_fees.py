@@ -99,7 +99,7 @@ def _tier_text(schedule: FeeScheduleOut) -> str:
 
 def _page(request: Request, session: RequestSession, **context: Any) -> HTMLResponse:
     schedules = [schedule_out(s) for s in list_schedules(session)]
-    invoices = list_invoices(session)[:100]
+    invoices, _ = list_invoices(session, limit=100)
     return render(
         request,
         "staff_fees.html",
