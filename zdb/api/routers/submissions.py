@@ -264,7 +264,7 @@ def submit_json(
         caller,
         key=key,
         digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, caller=caller),
+        make=lambda: intake_json(session, read, create=True, caller=caller, learn=False),
         correction=False,
         confirm_duplicate=confirm_duplicate,
         announcement=announcement,
@@ -299,7 +299,7 @@ def submit_trf(
         caller,
         key=key,
         digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller),
+        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller, learn=False),
         correction=False,
         confirm_duplicate=confirm_duplicate,
         announcement=announcement,
@@ -393,7 +393,7 @@ def correct_json(
         caller,
         key=key,
         digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, caller=caller, tournament_id=tournament_id),
+        make=lambda: intake_json(session, read, create=True, caller=caller, learn=False, tournament_id=tournament_id),
         correction=True,
         confirm_duplicate=confirm_duplicate,
     )
@@ -428,7 +428,7 @@ def correct_trf(
         key=key,
         digest=_trf_digest(request, data),
         make=lambda: intake_trf(
-            session, _nonempty(data), meta, create=True, caller=caller, tournament_id=tournament_id
+            session, _nonempty(data), meta, create=True, caller=caller, learn=False, tournament_id=tournament_id
         ),
         correction=True,
         confirm_duplicate=confirm_duplicate,
