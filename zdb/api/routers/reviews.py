@@ -267,7 +267,7 @@ def club_directory(*, request: Request, session: RequestSession, code: ClubCode)
     summary="Write to the officer responsible for a club or federation (public; at most 5 an hour per address)",
     description="The message is kept and shown to the officer, who answers to the given address; the officer's "
     "address is never shown.",
-    responses=problems(404, 422, 429),
+    responses=problems(404, 422),
 )
 def contact(*, request: Request, session: RequestSession, body: ContactIn) -> JSONResponse:
     address = request.client.host if request.client else "unknown"
