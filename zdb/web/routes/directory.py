@@ -52,6 +52,7 @@ def _schema_problems(error: SchemaError) -> list[ValidationProblem]:
 @router.post("/directory/message", response_class=HTMLResponse)
 def contact(
     request: Request,
+    *,
     name: Line = "",
     email: Line = "",
     subject: Line = "",
