@@ -40,7 +40,7 @@ from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import submit_tournaments
 from zdb.tournaments.states import record_state
 
-__all__ = ["MAX_REASON", "approve", "find_review", "hold", "may_decide", "may_see", "reject"]
+__all__ = ["MAX_REASON", "approve", "find_review", "hold", "may_decide", "may_see", "reject", "visible_review"]
 
 #: the longest reason an officer gives (the states table keeps 1000 characters)
 MAX_REASON = 1000
@@ -124,10 +124,16 @@ def hold(
     return review
 
 
-def _decide(session: Session, caller: Principal, review_id: int, *, state: str, reason: str | None, by: str) -> Review:
-    review = find_review(session, review_id)
-    if not may_see(session, caller, review):
+def visible_review(session: Session, caller: Principal, review_id: int) -> Review:
+    """The review, for a caller who may see it; to anyone else it does not exist (404)."""
+    found = find_review(session, review_id)
+    if not may_see(session, caller, found):
         raise NotFoundError(Message("review {id} does not exist", id=review_id))
+    return found
+
+
+def _decide(session: Session, caller: Principal, review_id: int, *, state: str, reason: str | None, by: str) -> Review:
+    review = visible_review(session, caller, review_id)
     if not may_decide(session, caller, review):
         raise PermissionDeniedError(
             Message(

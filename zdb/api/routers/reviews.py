@@ -20,13 +20,11 @@ from zdb.auth.service import record_write
 from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import INT32_MAX, Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
-from zdb.errors import NotFoundError
 from zdb.federations.settings import require_federation
-from zdb.messages import Message
 from zdb.reviews import directory as people
 from zdb.reviews import queries
 from zdb.reviews import service as reviews
-from zdb.reviews.models import Review, ReviewSetting
+from zdb.reviews.models import ReviewSetting
 from zdb.reviews.rules import effective_review, remove_officer, set_officer, set_review_rule, set_trusted
 from zdb.reviews.schemas import (
     ContactIn,
@@ -86,13 +84,6 @@ def review_list(
     return conditional_json(request, paging.page(items, total))
 
 
-def _visible(session: RequestSession, caller: Principal, review_id: int) -> Review:
-    found = reviews.find_review(session, review_id)
-    if not reviews.may_see(session, caller, found):
-        raise NotFoundError(Message("review {id} does not exist", id=review_id))
-    return found
-
-
 @router.get(
     "/reviews/{review_id}",
     name="review",
@@ -101,7 +92,7 @@ def _visible(session: RequestSession, caller: Principal, review_id: int) -> Revi
     responses=problems(401, 403, 404),
 )
 def review(*, request: Request, session: RequestSession, caller: Staff, review_id: ReviewId) -> Response:
-    return conditional_json(request, queries.review_detail(session, _visible(session, caller, review_id)))
+    return conditional_json(request, queries.review_detail(session, reviews.visible_review(session, caller, review_id)))
 
 
 @router.post(
@@ -120,7 +111,6 @@ def approve(
     review_id: ReviewId,
     body: Annotated[DecisionIn | None, Body()] = None,
 ) -> ReviewOut:
-    _visible(session, caller, review_id)
     decided = reviews.approve(
         session, caller, review_id, by=writes.writer_name(caller), note=None if body is None else body.reason
     )
@@ -134,7 +124,6 @@ def approve(
     responses=problems(401, 403, 404, 409),
 )
 def reject(*, session: RequestSession, caller: Staff, review_id: ReviewId, body: DecisionIn) -> ReviewOut:
-    _visible(session, caller, review_id)
     decided = reviews.reject(session, caller, review_id, by=writes.writer_name(caller), reason=body.reason)
     return queries.review_out(session, decided)
 

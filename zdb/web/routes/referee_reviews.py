@@ -18,8 +18,6 @@ from starlette.responses import Response
 from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import INT32_MAX, RequestSession
 from zdb.endpoints.referee_writes import writer_name
-from zdb.errors import NotFoundError
-from zdb.messages import Message
 from zdb.reviews import queries
 from zdb.reviews import service as reviews
 from zdb.reviews.directory import officer_messages
@@ -57,9 +55,7 @@ def review_list(
 @router.get("/referee/reviews/{review_id}", response_class=HTMLResponse)
 def review_page(request: Request, session: RequestSession, review_id: ReviewId) -> HTMLResponse:
     caller = referee(request, session)
-    found = reviews.find_review(session, review_id)
-    if not reviews.may_see(session, caller, found):
-        raise NotFoundError(Message("review {id} does not exist", id=review_id))
+    found = reviews.visible_review(session, caller, review_id)
     detail = queries.review_detail(session, found)
     decides = found.state == "waiting" and reviews.may_decide(session, caller, found)
     return render(request, "referee_review.html", {"caller": caller, "review": detail, "decides": decides})
