@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from tests.api.test_submissions import _body, _engine_rows, _headers, _post, _report_rows
 from tests.api.world import World
@@ -20,6 +20,7 @@ from zdb.auth.principal import Principal
 from zdb.auth.service import create_token
 from zdb.db import engine_for, unit_of_work
 from zdb.errors import ConflictError
+from zdb.players.models import Player
 from zdb.ratings.models import PlayerRating
 from zdb.reviews import service
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
@@ -58,6 +59,13 @@ def _tournaments_named(world: World, acronym: str) -> int:
 def _ratings(world: World) -> dict[int, tuple[int | None, int | None]]:
     with unit_of_work(engine_for(world.url)) as session:
         return {r.player_pkz: (r.rating, r.rating_index) for r in session.scalars(select(PlayerRating))}
+
+
+def _birth_year(world: World, pid: str) -> int | None:
+    with unit_of_work(engine_for(world.url)) as session:
+        player = session.get(Player, world.pkz[pid])
+        assert player is not None
+        return player.birth_year
 
 
 def _steps(world: World, tid: int) -> list[tuple[str, str, str | None]]:
@@ -237,3 +245,41 @@ def test_trusted_referees_may_be_exempt(fresh: World) -> None:
     # the rating office is never held
     office = _post(fresh, _body(fresh, start_date="2026-08-14", end_date="2026-08-16", round_dates=[]), "admin")
     assert office.status_code == 201, office.text
+
+
+def test_a_withdrawal_closes_its_waiting_correction(fresh: World) -> None:
+    tid = _post(fresh, _body(fresh)).json()["id"]
+    _review_on(fresh)
+    _, officer = _officer(fresh)
+    headers = _headers(fresh, "referee_c")
+    held = fresh.client.put(f"/api/v1/tournaments/{tid}", json=_body(fresh, name="B"), headers=headers)
+    assert held.status_code == 202, held.text
+    gone = fresh.client.delete(f"/api/v1/tournaments/{tid}", params={"reason": "never played"}, headers=headers)
+    assert gone.status_code == 204, gone.text
+    closed = fresh.get(f"/reviews/{held.json()['review']}", "referee_c").json()
+    assert (closed["state"], closed["reason"]) == ("rejected", "the tournament was withdrawn: never played")
+    late = fresh.client.post(f"/api/v1/reviews/{held.json()['review']}/approve", headers=officer)
+    assert late.status_code == 409
+
+
+def test_a_held_submission_learns_birth_years_and_answers_a_retry_only_when_approved(fresh: World) -> None:
+    # Erik Weiß's record loses its birth year: the file teaches it, on approval only
+    with unit_of_work(engine_for(fresh.url)) as session:
+        session.execute(update(Player).where(Player.pkz == fresh.pkz["E"]).values(birth_year=None, birth_date=None))
+    _review_on(fresh)
+    _, officer = _officer(fresh)
+    body = _body(fresh)
+    body["players"][1] = {"pkz": fresh.pkz["E"], "birth_year": 1990}
+    key = {"Idempotency-Key": "review-retry-1"}
+    first = _post(fresh, body, **key)
+    assert first.status_code == 202, first.text
+    again = _post(fresh, body, **key)  # a retry: the same answer, nothing held twice
+    assert (again.status_code, again.json()) == (202, first.json())
+    assert fresh.get("/reviews", "admin").json()["total"] == 1
+    assert _birth_year(fresh, "E") is None
+    approved = fresh.client.post(f"/api/v1/reviews/{first.json()['review']}/approve", headers=officer)
+    assert approved.status_code == 200, approved.text
+    assert _birth_year(fresh, "E") == 1990
+    assert fresh.get("/audit-log", "admin", action="player.learn").json()["items"][0]["target"] == (
+        f"player {fresh.pkz['E']}"
+    )

@@ -247,6 +247,6 @@ def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason:
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
     withdraw_tournament(session, tournament_id, by=writer_name(caller))
     record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
-    record_write(
-        session, caller, "tournament.withdraw", f"tournament {tournament_id}", {"reason": reason} if reason else None
-    )
+    closed = reviews.close_for_withdrawal(session, tournament_id, by=writer_name(caller), why=reason)
+    detail = {**({"reason": reason} if reason else {}), **({"closed_reviews": closed} if closed else {})}
+    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}", detail or None)

@@ -40,7 +40,17 @@ from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import submit_tournaments
 from zdb.tournaments.states import record_state
 
-__all__ = ["MAX_REASON", "approve", "find_review", "hold", "may_decide", "may_see", "reject", "visible_review"]
+__all__ = [
+    "MAX_REASON",
+    "approve",
+    "close_for_withdrawal",
+    "find_review",
+    "hold",
+    "may_decide",
+    "may_see",
+    "reject",
+    "visible_review",
+]
 
 #: the longest reason an officer gives (the states table keeps 1000 characters)
 MAX_REASON = 1000
@@ -230,6 +240,22 @@ def approve(session: Session, caller: Principal, review_id: int, *, by: str, not
         {"tournament": tournament_id, "version": version, **({"note": note} if note else {})},
     )
     return review
+
+
+def close_for_withdrawal(session: Session, tournament_id: int, *, by: str, why: str | None) -> list[int]:
+    """A withdrawn tournament's corrections waiting in review are closed as rejected, naming the
+    withdrawal (an approval could only be refused now); the ids of the reviews closed."""
+    waiting = list(
+        session.scalars(
+            select(Review).where(Review.tournament_id == tournament_id, Review.state == "waiting").with_for_update()
+        )
+    )
+    now = datetime.now(UTC)
+    for review in waiting:
+        review.state, review.decided_by, review.decided_at = "rejected", by, now
+        review.reason = "the tournament was withdrawn" + (f": {why}" if why else "")
+    session.flush()
+    return [r.id for r in waiting]
 
 
 def reject(session: Session, caller: Principal, review_id: int, *, by: str, reason: str | None) -> Review:
