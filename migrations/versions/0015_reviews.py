@@ -1,7 +1,7 @@
 """Review by the responsible rating officer: the federations' review rules (inherited down the
 tree, trusted referees may be exempt), the submissions waiting in review and their decisions,
 the rating officers of the public directory, the trusted referees, and the messages of the
-directory's contact form.
+directory's contact form; and an announcement's cancellation.
 
 Revision ID: 0015
 Revises: 0014
@@ -20,6 +20,12 @@ depends_on = None
 
 
 def upgrade() -> None:
+    # an announcement may be cancelled (kept for the record, out of the calendar)
+    with op.batch_alter_table("tournament_announcements") as batch:
+        batch.add_column(sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("cancelled_by", sa.String(length=100), nullable=True))
+        batch.add_column(sa.Column("cancel_reason", sa.String(length=500), nullable=True))
+
     op.create_table(
         "review_settings",
         sa.Column("prefix", sa.String(length=4), nullable=False),
@@ -133,3 +139,7 @@ def downgrade() -> None:
     op.drop_table("trusted_referees")
     op.drop_table("rating_officers")
     op.drop_table("review_settings")
+    with op.batch_alter_table("tournament_announcements") as batch:
+        batch.drop_column("cancel_reason")
+        batch.drop_column("cancelled_by")
+        batch.drop_column("cancelled_at")

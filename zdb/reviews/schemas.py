@@ -3,11 +3,12 @@ federations' review rules, the officers and the public directory."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from zdb.common.utc import UtcDateTime
 from zdb.tournaments.submission_schemas import PreviewOut, WarningOut
 
 __all__ = [
@@ -62,9 +63,9 @@ class ReviewOut(BaseModel):
     players: int
     games: int
     submitted_by: str
-    submitted_at: datetime
+    submitted_at: UtcDateTime
     decided_by: str | None = None
-    decided_at: datetime | None = None
+    decided_at: UtcDateTime | None = None
     reason: str | None = Field(default=None, description="the officer's reason (a rejection's) or note")
 
 
@@ -172,4 +173,4 @@ class OfficerMessageOut(BaseModel):
     sender_email: str
     subject: str
     text: str
-    sent_at: datetime
+    sent_at: UtcDateTime
