@@ -91,7 +91,12 @@ def hold(
     by: str,
     announcement: Announcement | None,
 ) -> Review:
-    """Keep a checked submission waiting for the responsible officer."""
+    """Keep a checked submission waiting for the responsible officer.
+
+    Its newcomers were created when it arrived (the officer's preview names them, and the
+    approval stores games by person number); a rejected file's newcomers stay as records
+    without games, for the office to merge or keep. The birth years it teaches are learned only
+    on approval."""
     submission = intake.submission
     corrected = submission.tournament_id
     if corrected is not None:
