@@ -42,6 +42,7 @@ from zdb.api.routers import files as files_router
 from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router
 from zdb.api.routers import office as office_router
+from zdb.api.routers import reviews as reviews_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.routers import top_lists as top_lists_router
 from zdb.api.routers import tournament_states as tournament_states_router
@@ -99,6 +100,7 @@ _API_ROUTERS = (
     announcements_router.router,
     tournament_states_router.router,
     fees_router.router,
+    reviews_router.router,
 )
 #: the writes anyone may send: the rating simulator computes and stores nothing
 PUBLIC_WRITES = frozenset({f"{API_PREFIX}/simulator"})
@@ -111,6 +113,10 @@ _TAGS = [
     {"name": "access", "description": "The caller and the audit log."},
     {"name": "office", "description": "Staff keep the record: persons, memberships, clubs, federations (admin)."},
     {"name": "fees", "description": "Fee schedules, the fees of evaluated tournaments, invoices."},
+    {
+        "name": "reviews",
+        "description": "Review by the responsible rating officer, and the public directory of who is responsible.",
+    },
     {"name": "meta", "description": "Problem types and health."},
 ]
 

@@ -15,6 +15,7 @@ from zdb.players.models import Membership, Player
 from zdb.ratings.file_stamps import FileStamp
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
 from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
+from zdb.reviews.models import OfficerMessage, RatingOfficer, Review, ReviewSetting, TrustedReferee
 from zdb.service_beats import ServiceBeat
 from zdb.tournaments.models import (
     Announcement,
@@ -51,12 +52,16 @@ __all__ = [
     "ListEdition",
     "ListImport",
     "Membership",
+    "OfficerMessage",
     "Participation",
     "Player",
     "PlayerRating",
     "PortalClient",
     "PortalToken",
+    "RatingOfficer",
     "RecalcState",
+    "Review",
+    "ReviewSetting",
     "RunChange",
     "RunRecord",
     "RunTournament",
@@ -66,5 +71,6 @@ __all__ = [
     "TournamentRecord",
     "TournamentState",
     "TournamentVersion",
+    "TrustedReferee",
     "WebSession",
 ]

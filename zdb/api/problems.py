@@ -31,6 +31,7 @@ from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.endpoints.dependencies import ISO_8601_ERROR
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
 from zdb.rating import InvalidInputError
+from zdb.reviews.directory import TooManyMessagesError
 from zdb.tournaments.json_messages import submission_field_problem
 
 __all__ = [
@@ -208,6 +209,7 @@ _DOMAIN: tuple[tuple[type[DomainError], int, str], ...] = (
     (NotFoundError, 404, "not-found"),
     (ConflictError, 409, "conflict"),
     (ValidationError, 422, "invalid-submission"),
+    (TooManyMessagesError, 429, "too-many-requests"),
 )
 
 
@@ -221,6 +223,8 @@ async def _domain(request: Request, error: Exception) -> JSONResponse:
     errors = [(p.place, p.message) for p in error.problems] if isinstance(error, ValidationError) else []
     warnings = [(p.place, p.message) for p in error.warnings] if isinstance(error, ValidationError) else []
     headers = {"WWW-Authenticate": 'Bearer realm="zdb"'} if status == 401 else None
+    if isinstance(error, TooManyMessagesError):
+        headers = {"Retry-After": str(error.retry_after)}
     return problem_response(request, status, slug, str(error), errors=errors, warnings=warnings, headers=headers)
 
 

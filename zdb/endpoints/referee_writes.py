@@ -18,14 +18,18 @@ from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
-from zdb.errors import ConflictError, NotFoundError
+from zdb.errors import ConflictError, NotFoundError, ValidationProblem
 from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
+from zdb.reviews import service as reviews
+from zdb.reviews.rules import responsible_officer, review_applies
+from zdb.reviews.schemas import ReviewSubmittedOut
 from zdb.tournaments.announcements import announcement_for
 from zdb.tournaments.announcements import claim as claim_announcement
 from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
 from zdb.tournaments.intake import Intake
-from zdb.tournaments.models import TournamentRecord, TournamentVersion
+from zdb.tournaments.models import Announcement, TournamentRecord, TournamentVersion
+from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import submit_tournaments, withdraw_tournament
 from zdb.tournaments.states import record_state
 from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut, WarningOut
@@ -95,7 +99,12 @@ def store(
     same key gets the first answer and stores nothing. A submission equal to a stored tournament
     is refused, one sharing most of its games with one is stored only with ``confirm_duplicate``
     (``zdb.tournaments.duplicates``). A new tournament names its ``announcement`` (a code) or is
-    matched to one, under its federation's rule (``zdb.tournaments.announcements``)."""
+    matched to one, under its federation's rule (``zdb.tournaments.announcements``).
+
+    Where the federation's rule asks for review (``zdb.reviews.rules``), the checked submission
+    waits for the responsible officer instead (202, naming the review): nothing of it is stored
+    as a tournament, and the birth years its records learn are learned on approval. ``make``
+    therefore never learns them itself (``learn=False``); this does, for a submission stored."""
     if key is not None:
         window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
         first = claim(session, caller, key, digest, window=window)
@@ -103,6 +112,7 @@ def store(
             _refuse_replay_of_withdrawn(session, first)
             return first
     intake = make()
+    held = review_applies(session, intake.submission.federation_prefix, caller)
     # Held from the comparison to the commit: an equal submission sent at the same moment waits,
     # then sees this one stored and is refused by name (the fingerprint's unique key backs this).
     hold(session, TOURNAMENT_IDS)
@@ -114,6 +124,9 @@ def store(
             session, intake.submission, announcement, place=announcement_place, office=caller.role == "admin"
         )
     )
+    if held:
+        return _held(request, session, caller, intake, key=key, announced=announced, notes=(*duplicates, *notes))
+    learn_birth_years(session, intake.learned)
     [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))
     remember_fingerprint(session, tournament_id, intake.submission)
     if announced is not None:
@@ -162,6 +175,51 @@ def store(
     return answer
 
 
+def _held(
+    request: Request,
+    session: Session,
+    caller: Principal,
+    intake: Intake,
+    *,
+    key: str | None,
+    announced: Announcement | None,
+    notes: tuple[ValidationProblem, ...],
+) -> StoredAnswer:
+    """The submission waits in review: kept, recorded, answered 202 with the review."""
+    review = reviews.hold(session, caller, intake, by=writer_name(caller), announcement=announced)
+    submission = intake.submission
+    created = [p.pkz for p, new in zip(submission.players, intake.created, strict=True) if new]
+    record_write(
+        session,
+        caller,
+        "tournament.review",
+        f"review {review.id}",
+        {
+            "tournament": submission.tournament_id,
+            "acronym": submission.acronym,
+            "players": len(submission.players),
+            "created_players": created,
+            "responsible": review.responsible_prefix,
+            **({"announcement": announced.code} if announced is not None else {}),
+        },
+    )
+    _, officer = responsible_officer(session, review.responsible_prefix)
+    location = str(request.app.url_path_for("review", review_id=str(review.id)))
+    out = ReviewSubmittedOut(
+        review=review.id,
+        tournament_id=submission.tournament_id,
+        responsible=review.responsible_prefix,
+        responsible_officer=None if officer is None else officer.name,
+        warnings=[WarningOut(place=w.place, message=w.message) for w in (*intake.warnings, *notes)],
+        announcement=None if announced is None else announced.code,
+        location=location,
+    )
+    answer = StoredAnswer(202, out.model_dump(mode="json"), location)
+    if key is not None:
+        remember(session, caller, key, answer, tournament_id=submission.tournament_id)
+    return answer
+
+
 def record_preview(session: Session, caller: Principal, intake: Intake) -> None:
     """A preview is a read of other people's ratings: it is audited like a write, with the
     persons it matched, so that the rating office can see who looked up whom. Only a preview
@@ -189,6 +247,6 @@ def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason:
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
     withdraw_tournament(session, tournament_id, by=writer_name(caller))
     record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
-    record_write(
-        session, caller, "tournament.withdraw", f"tournament {tournament_id}", {"reason": reason} if reason else None
-    )
+    closed = reviews.close_for_withdrawal(session, tournament_id, by=writer_name(caller), why=reason)
+    detail = {**({"reason": reason} if reason else {}), **({"closed_reviews": closed} if closed else {})}
+    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}", detail or None)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
@@ -29,11 +29,19 @@ from zdb.tournaments.models import Announcement, TournamentRecord
 from zdb.tournaments.service import TournamentSubmission
 from zdb.tournaments.validation import check_time_control
 
-__all__ = ["announce", "announcement_for", "announcement_out", "calendar", "claim", "find_announcement"]
+__all__ = [
+    "announce",
+    "announcement_for",
+    "announcement_out",
+    "calendar",
+    "cancel_announcement",
+    "claim",
+    "edit_announcement",
+    "find_announcement",
+]
 
 
-def announce(session: Session, body: AnnouncementIn, *, by: str, now: datetime | None = None) -> Announcement:
-    """Store an announcement and give it its code (the start's year and a running number)."""
+def _check(session: Session, body: AnnouncementIn) -> None:
     problems = []
     if session.get(Federation, body.federation) is None:
         problems.append(
@@ -46,6 +54,11 @@ def announce(session: Session, body: AnnouncementIn, *, by: str, now: datetime |
     problems += check_time_control(body.time_control, youth_u12=False, place="body.time_control")
     if problems:
         raise ValidationError(problems)
+
+
+def announce(session: Session, body: AnnouncementIn, *, by: str, now: datetime | None = None) -> Announcement:
+    """Store an announcement and give it its code (the start's year and a running number)."""
+    _check(session, body)
     made = Announcement(
         code="",
         federation_prefix=body.federation,
@@ -69,6 +82,69 @@ def announce(session: Session, body: AnnouncementIn, *, by: str, now: datetime |
     return made
 
 
+#: what an edit may change, and the audit log records before and after
+_FIELDS = (
+    "federation_prefix",
+    "name",
+    "place",
+    "start_date",
+    "end_date",
+    "rounds",
+    "mode",
+    "time_control",
+    "organiser",
+    "referee",
+    "fide_rated",
+)
+
+
+def _changeable(session: Session, code: str) -> Announcement:
+    """The announcement, locked and read afresh; refused once cancelled or claimed by a live
+    tournament (then the tournament is what is corrected)."""
+    found = find_announcement(session, code)
+    session.refresh(found, with_for_update=True)
+    if found.cancelled_at is not None:
+        raise ConflictError(Message("announcement {code} was cancelled", code=code))
+    if _claimed_by_live(session, found):
+        raise ConflictError(
+            Message(
+                "announcement {code} belongs to tournament {id}: correct the tournament instead",
+                code=code,
+                id=found.tournament_id,
+            )
+        )
+    return found
+
+
+def edit_announcement(
+    session: Session, code: str, body: AnnouncementIn
+) -> tuple[Announcement, dict[str, object], dict[str, object]]:
+    """Replace an announcement's facts (its code and the day it was made stay: the rule's days
+    before the start count from the first announcement); the changed values before and after."""
+    found = _changeable(session, code)
+    _check(session, body)
+    before = {f: getattr(found, f) for f in _FIELDS}
+    given = body.model_dump()
+    given["federation_prefix"] = given.pop("federation")
+    for name in _FIELDS:
+        setattr(found, name, given[name])
+    session.flush()
+    changed = [f for f in _FIELDS if before[f] != given[f]]
+    return found, {f: before[f] for f in changed}, {f: given[f] for f in changed}
+
+
+def cancel_announcement(
+    session: Session, code: str, *, by: str, reason: str | None, now: datetime | None = None
+) -> Announcement:
+    """Cancel an announcement (the tournament will not be played or rated): it leaves the
+    calendar and the matching, and stays for the record with who, when and why."""
+    found = _changeable(session, code)
+    found.cancelled_at, found.cancelled_by = now or datetime.now(UTC), by
+    found.cancel_reason = reason
+    session.flush()
+    return found
+
+
 def announcement_out(made: Announcement) -> AnnouncementOut:
     return AnnouncementOut(
         code=made.code,
@@ -85,6 +161,8 @@ def announcement_out(made: Announcement) -> AnnouncementOut:
         fide_rated=made.fide_rated,
         announced_at=made.announced_at,
         tournament_id=made.tournament_id,
+        cancelled_at=made.cancelled_at,
+        cancel_reason=made.cancel_reason,
     )
 
 
@@ -107,7 +185,7 @@ def calendar(
     """The announced tournaments ending on or after ``date_from`` and starting on or before
     ``date_to``, in a federation's subtree, by start date."""
     a = Announcement
-    where = []
+    where: list[ColumnElement[bool]] = [a.cancelled_at.is_(None)]  # a cancelled tournament is not in the calendar
     if date_from is not None:
         where.append(a.end_date >= date_from)
     if date_to is not None:
@@ -137,6 +215,7 @@ def _overlapping(session: Session, submission: TournamentSubmission) -> Sequence
             select(a)
             .where(
                 or_(a.tournament_id.is_(None), a.tournament_id.in_(withdrawn)),
+                a.cancelled_at.is_(None),
                 a.federation_prefix == submission.federation_prefix,
                 a.start_date <= submission.end_date,
                 a.end_date >= start,
@@ -170,6 +249,8 @@ def announcement_for(
         found = session.execute(select(Announcement).where(Announcement.code == code)).scalar()
         if found is None:
             problems.append(ValidationProblem(place, Message("no announcement has the code {code!r}", code=code)))
+        elif found.cancelled_at is not None:
+            problems.append(ValidationProblem(place, Message("announcement {code} was cancelled", code=code)))
         elif _claimed_by_live(session, found):
             problems.append(
                 ValidationProblem(

@@ -328,7 +328,9 @@ def _check(session: Session, draft: _Draft) -> list[ValidationProblem]:
     return problems
 
 
-def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int | None, caller: Principal) -> Intake:
+def _finish(
+    session: Session, draft: _Draft, *, create: bool, tournament_id: int | None, caller: Principal, learn: bool = True
+) -> Intake:
     problems = _check(session, draft)
     joined = draft.end_date or date.today()
     entries = [e for e in draft.players if e is not None]
@@ -381,7 +383,7 @@ def _finish(session: Session, draft: _Draft, *, create: bool, tournament_id: int
         skip_tournament=tournament_id,
     )
     warnings += fide_notes
-    if create:
+    if create and learn:  # a submission waiting in review learns them when it is approved
         learn_birth_years(session, learned)
     submission = TournamentSubmission(
         acronym=draft.acronym,
@@ -490,17 +492,25 @@ def intake_json(
     create: bool,
     caller: Principal,
     tournament_id: int | None = None,
+    learn: bool = True,
 ) -> Intake:
     """A JSON submission, checked and matched for ``caller`` (newcomers created when
     ``create``); read by ``read_tournament_json``, its schema's problems and the rules' are
     answered together."""
     read = body if isinstance(body, JsonTournament) else JsonTournament(body, list(body.players), list(body.games))
-    return _finish(session, _from_json(read), create=create, tournament_id=tournament_id, caller=caller)
+    return _finish(session, _from_json(read), create=create, tournament_id=tournament_id, caller=caller, learn=learn)
 
 
 def intake_trf(
-    session: Session, data: bytes, meta: TrfMeta, *, create: bool, caller: Principal, tournament_id: int | None = None
+    session: Session,
+    data: bytes,
+    meta: TrfMeta,
+    *,
+    create: bool,
+    caller: Principal,
+    tournament_id: int | None = None,
+    learn: bool = True,
 ) -> Intake:
     """A TRF file read by ``zdb.formats.trf``: its errors (with line numbers) and ours in one list."""
     draft = _from_trf(read_tournament_file(data), meta)
-    return _finish(session, draft, create=create, tournament_id=tournament_id, caller=caller)
+    return _finish(session, draft, create=create, tournament_id=tournament_id, caller=caller, learn=learn)

@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from zdb.common.utc import UtcDateTime
+
 __all__ = [
     "AnnouncementIn",
     "AnnouncementOut",
@@ -64,8 +66,10 @@ class AnnouncementOut(BaseModel):
     organiser: str
     referee: str
     fide_rated: bool
-    announced_at: datetime
+    announced_at: UtcDateTime
     tournament_id: int | None = Field(description="the submitted tournament, once it is stored", examples=[None])
+    cancelled_at: UtcDateTime | None = Field(default=None, description="when it was cancelled (null: it stands)")
+    cancel_reason: str | None = Field(default=None, description="why it was cancelled")
 
 
 class FederationSettingsIn(BaseModel):

@@ -179,6 +179,10 @@ class Announcement(Base):
     announced_by: Mapped[str] = mapped_column(String(100))
     announced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"), unique=True)
+    #: a cancelled announcement stays for the record, out of the calendar and of the matching
+    cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cancelled_by: Mapped[str | None] = mapped_column(String(100))
+    cancel_reason: Mapped[str | None] = mapped_column(String(500))
 
 
 #: the states a tournament passes through, as the states table records them ("evaluated" is the

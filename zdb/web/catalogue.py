@@ -37,6 +37,7 @@ _MESSAGE_SOURCES = (
     "editions",
     "auth",
     "endpoints",
+    "reviews",
 )
 _METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
 _OPTIONS = {

@@ -42,8 +42,9 @@ def store(
     tournament_id: int | None,
     confirm_duplicate: bool = False,
     announcement: str | None = None,
-) -> int:
-    """Submit (or, with ``tournament_id``, correct) the upload; the tournament's id.
+) -> str:
+    """Submit (or, with ``tournament_id``, correct) the upload; the page to go on to: the
+    tournament's, or the review's where the submission waits in review.
     ``confirm_duplicate``: the referee ticked that it is not the stored tournament it resembles."""
     if tournament_id is not None:
         writes.authorize(caller, stored_federation(session, tournament_id))
@@ -54,10 +55,12 @@ def store(
         caller,
         key=key,
         digest=_digest(upload, tournament_id),
-        make=lambda: upload.intake(session, create=True, caller=caller, tournament_id=tournament_id),
+        make=lambda: upload.intake(session, create=True, caller=caller, learn=False, tournament_id=tournament_id),
         correction=tournament_id is not None,
         confirm_duplicate=confirm_duplicate,
         announcement=announcement,
         announcement_place="announcement",
     )
-    return int(answer.body["id"])
+    if answer.status == 202:
+        return f"/referee/reviews/{int(answer.body['review'])}"
+    return f"/referee/tournaments/{int(answer.body['id'])}"

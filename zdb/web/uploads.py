@@ -45,11 +45,23 @@ class Upload:
     meta: TrfMeta | None
     data: bytes
 
-    def intake(self, session: Session, *, create: bool, caller: Principal, tournament_id: int | None = None) -> Intake:
+    def intake(
+        self,
+        session: Session,
+        *,
+        create: bool,
+        caller: Principal,
+        tournament_id: int | None = None,
+        learn: bool = True,
+    ) -> Intake:
         if self.body is not None:
-            return intake_json(session, self.body, create=create, caller=caller, tournament_id=tournament_id)
+            return intake_json(
+                session, self.body, create=create, caller=caller, tournament_id=tournament_id, learn=learn
+            )
         assert self.meta is not None
-        return intake_trf(session, self.data, self.meta, create=create, caller=caller, tournament_id=tournament_id)
+        return intake_trf(
+            session, self.data, self.meta, create=create, caller=caller, tournament_id=tournament_id, learn=learn
+        )
 
 
 def _is_json(filename: str, data: bytes) -> bool:

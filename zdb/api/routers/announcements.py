@@ -22,7 +22,14 @@ from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.federations.settings import FederationSetting, effective_settings, require_federation, set_settings
 from zdb.office.audit import record_change
-from zdb.tournaments.announcements import announce, announcement_out, calendar, find_announcement
+from zdb.tournaments.announcements import (
+    announce,
+    announcement_out,
+    calendar,
+    cancel_announcement,
+    edit_announcement,
+    find_announcement,
+)
 from zdb.tournaments.lifecycle_schemas import (
     AnnouncementIn,
     AnnouncementOut,
@@ -103,6 +110,50 @@ def announcements(
 )
 def one_announcement(*, request: Request, session: RequestSession, code: Code) -> Response:
     return conditional_json(request, announcement_out(find_announcement(session, code)))
+
+
+@router.put(
+    "/announcements/{code}",
+    response_model=AnnouncementOut,
+    summary="Change an announcement before its tournament is submitted (referee of its federation, admin)",
+    description="Its code and the day it was made stay. Once a tournament holds it, the tournament is corrected "
+    "instead (409); a cancelled one is not changed (409).",
+    responses=problems(401, 403, 404, 409),
+)
+def change_announcement(
+    *, session: RequestSession, caller: Annotated[Principal, Depends(_announcer)], code: Code, body: AnnouncementIn
+) -> AnnouncementOut:
+    writes.authorize(caller, find_announcement(session, code).federation_prefix)
+    writes.authorize(caller, body.federation)
+    changed, before, after = edit_announcement(session, code, body)
+    record_change(session, caller, "announcement.edit", f"announcement {code}", before=before, after=after)
+    return announcement_out(changed)
+
+
+@router.delete(
+    "/announcements/{code}",
+    response_model=AnnouncementOut,
+    summary="Cancel an announcement: out of the calendar, kept for the record (referee of its federation, admin)",
+    responses=problems(401, 403, 404, 409),
+)
+def cancel(
+    *,
+    session: RequestSession,
+    caller: Annotated[Principal, Depends(_announcer)],
+    code: Code,
+    reason: Annotated[str | None, Query(max_length=500, description="why: shown on its page")] = None,
+) -> AnnouncementOut:
+    writes.authorize(caller, find_announcement(session, code).federation_prefix)
+    cancelled = cancel_announcement(session, code, by=writes.writer_name(caller), reason=reason)
+    record_change(
+        session,
+        caller,
+        "announcement.cancel",
+        f"announcement {code}",
+        before={"cancelled_at": None},
+        after={"cancelled_at": cancelled.cancelled_at, "reason": reason},
+    )
+    return announcement_out(cancelled)
 
 
 def _settings_out(session: RequestSession, prefix: str) -> FederationSettingsOut:

@@ -27,6 +27,7 @@ from zdb.endpoints.dependencies import Caller, QueryDate, RequestSession, Tourna
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.ratings.preview import preview
+from zdb.reviews.schemas import ReviewSubmittedOut
 from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
 from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
@@ -221,6 +222,16 @@ _CREATED: dict[int | str, dict[str, Any]] = {
 }
 
 
+#: a submission or correction that waits in review (the federation's rule, ``zdb.reviews``)
+_HELD: dict[int | str, dict[str, Any]] = {
+    202: {
+        "description": "Waits in review by the responsible rating officer: nothing is stored as a tournament "
+        "until the officer approves it. `Location` names the review.",
+        "model": ReviewSubmittedOut,
+        "headers": {"Location": {"description": "the review", "schema": {"type": "string"}}},
+    }
+}
+
 Meta = Annotated[TrfMeta, Depends(_trf_meta)]
 
 
@@ -244,7 +255,7 @@ _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; 
     response_model=SubmissionOut,
     summary="Submit a tournament as JSON (referee, admin)",
     description=_WRITE_DESCRIPTION,
-    responses=_CREATED | problems(403, 409),
+    responses=_CREATED | _HELD | problems(403, 409),
     openapi_extra=_JSON_BODY,
 )
 def submit_json(
@@ -264,7 +275,7 @@ def submit_json(
         caller,
         key=key,
         digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, caller=caller),
+        make=lambda: intake_json(session, read, create=True, caller=caller, learn=False),
         correction=False,
         confirm_duplicate=confirm_duplicate,
         announcement=announcement,
@@ -278,7 +289,7 @@ def submit_json(
     response_model=SubmissionOut,
     summary="Submit a tournament as a TRF file (referee, admin)",
     description=_TRF_DESCRIPTION + "\n\n" + _WRITE_DESCRIPTION,
-    responses=_CREATED | problems(403, 409),
+    responses=_CREATED | _HELD | problems(403, 409),
     openapi_extra=_TRF_BODY,
 )
 def submit_trf(
@@ -299,7 +310,7 @@ def submit_trf(
         caller,
         key=key,
         digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller),
+        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller, learn=False),
         correction=False,
         confirm_duplicate=confirm_duplicate,
         announcement=announcement,
@@ -373,7 +384,7 @@ def preview_correction_trf(
     response_model=SubmissionOut,
     summary="Correct a tournament with JSON: a new version under the same id (referee, admin)",
     description=_WRITE_DESCRIPTION,
-    responses=problems(403, 404, 409),
+    responses=_HELD | problems(403, 404, 409),
     openapi_extra=_JSON_BODY,
 )
 def correct_json(
@@ -393,7 +404,7 @@ def correct_json(
         caller,
         key=key,
         digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, caller=caller, tournament_id=tournament_id),
+        make=lambda: intake_json(session, read, create=True, caller=caller, learn=False, tournament_id=tournament_id),
         correction=True,
         confirm_duplicate=confirm_duplicate,
     )
@@ -405,7 +416,7 @@ def correct_json(
     response_model=SubmissionOut,
     summary="Correct a tournament with a TRF file: a new version under the same id (referee, admin)",
     description=_TRF_DESCRIPTION,
-    responses=problems(403, 404, 409),
+    responses=_HELD | problems(403, 404, 409),
     openapi_extra=_TRF_BODY,
 )
 def correct_trf(
@@ -428,7 +439,7 @@ def correct_trf(
         key=key,
         digest=_trf_digest(request, data),
         make=lambda: intake_trf(
-            session, _nonempty(data), meta, create=True, caller=caller, tournament_id=tournament_id
+            session, _nonempty(data), meta, create=True, caller=caller, learn=False, tournament_id=tournament_id
         ),
         correction=True,
         confirm_duplicate=confirm_duplicate,

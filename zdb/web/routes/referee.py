@@ -214,7 +214,7 @@ def upload(
         context["warnings"] = error.warnings
         return render(request, "upload_problems.html", context, status=422)
     if action == "submit":
-        return RedirectResponse(f"/referee/tournaments/{stored}", status_code=303)
+        return RedirectResponse(stored, status_code=303)
     context |= {"data": base64.b64encode(content).decode("ascii"), "key": uuid.uuid4().hex}
     return render(request, "upload_preview.html", context)
 
