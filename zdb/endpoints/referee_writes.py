@@ -9,7 +9,7 @@ Nothing here commits: the request's unit of work does, and then asks for the rec
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 from starlette.requests import Request
@@ -17,6 +17,7 @@ from starlette.requests import Request
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
+from zdb.complaints.service import close_for_tournament, link_change
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
 from zdb.locks import TOURNAMENT_IDS, hold
@@ -90,12 +91,14 @@ def store(
     confirm_duplicate: bool = False,
     announcement: str | None = None,
     announcement_place: str = "query.announcement",
+    complaint: int | None = None,
 ) -> StoredAnswer:
     """Take in, store, record, remember the answer under the idempotency key; a retry with the
     same key gets the first answer and stores nothing. A submission equal to a stored tournament
     is refused, one sharing most of its games with one is stored only with ``confirm_duplicate``
     (``zdb.tournaments.duplicates``). A new tournament names its ``announcement`` (a code) or is
-    matched to one, under its federation's rule (``zdb.tournaments.announcements``)."""
+    matched to one, under its federation's rule (``zdb.tournaments.announcements``). A correction
+    made for a ``complaint`` (about this tournament) is linked to it, and its audit entry names it."""
     if key is not None:
         window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
         first = claim(session, caller, key, digest, window=window)
@@ -120,6 +123,9 @@ def store(
         claim_announcement(session, announced, tournament_id)
     state = "corrected" if correction else "submitted"
     record_state(session, tournament_id, state, by=writer_name(caller), version=version)
+    if complaint is not None:
+        target = f"tournament {tournament_id} version {version}"
+        link_change(session, complaint, caller, kind="correction", target=target, tournament_id=tournament_id)
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
     record_write(
         session,
@@ -133,6 +139,7 @@ def store(
             "created_players": created,
             **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
             **({"announcement": announced.code} if announced is not None else {}),
+            **({"complaint": complaint} if complaint is not None else {}),
         },
     )
     for pkz, year in intake.learned.items():
@@ -189,6 +196,9 @@ def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason:
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
     withdraw_tournament(session, tournament_id, by=writer_name(caller))
     record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
+    # the evaluation complained about no longer counts: its open complaints are closed, saying why
+    why = "the tournament was withdrawn" + (f": {reason}" if reason else "")
+    close_for_tournament(session, caller, tournament_id, why=why, now=datetime.now(UTC))
     record_write(
         session, caller, "tournament.withdraw", f"tournament {tournament_id}", {"reason": reason} if reason else None
     )
