@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from zdb.web.routes import (
     calendar,
     clubs,
+    complaints,
     embed,
     federations,
     language,
@@ -51,6 +52,7 @@ def install_web(app: FastAPI) -> None:
         federations,
         recalculation,
         calendar,
+        complaints,
         simulator,
         referee,
         staff_lists,
