@@ -92,7 +92,7 @@ def test_a_tournaments_life_runs_as_written(project: Path, service: int) -> None
     for number, command in commands:
         check = f'[ "$?" -eq 0 ] || {{ echo "line {number} failed" >&2; exit 1; }}'
         script += [f"README_LINE={number}", command, check]
-    script.append('printf "%s %s %s %s\\n" "$LID" "$CODE" "$CID" "$FOLLOW" > ids')
+    script.append('printf "%s %s %s %s\\n" "$LID" "$CODE" "$CID" "$LINK" > ids')
     curl_log = project / "curl.log"
     done = subprocess.run(
         ["bash", "-c", "\n".join(script)],
@@ -110,7 +110,8 @@ def test_a_tournaments_life_runs_as_written(project: Path, service: int) -> None
         assert status.startswith("2") or status in announced[int(line)], (entry, done.stdout[-2000:])
         assert code == "0", entry
     assert sum(1 for e in curl_log.read_text().splitlines() if e.split(" ")[1] == "409") == 1
-    lid, code, cid, follow = (project / "ids").read_text().split()
+    lid, code, cid, secret = (project / "ids").read_text().split()
+    follow = f"/complaints/follow/{secret}"
     api = httpx.Client(base_url=f"http://127.0.0.1:{service}/api/v1", timeout=10)
     deadline = time.monotonic() + 60
     while api.get("/recalculation").json()["state"] != "idle":
