@@ -134,7 +134,7 @@ def file_complaint(
     made = Complaint(
         filed_at=now,
         filer_kind=kind,
-        filer_pkz=body.pkz,
+        filer_pkz=None if body.pkz is None else survivor_of(session, body.pkz),
         email=body.email,
         filer_club=caller.scope if caller.role == "club" else None,
         filed_by="public" if caller.role == "public" else _who(caller),
