@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import Session, aliased
 
 from zdb.complaints.models import OPEN, Complaint
 from zdb.editions.models import ListEdition
@@ -53,15 +53,15 @@ class Provisional:
     until: date | None
 
 
-def _published_day(edition: ListEdition) -> date:
-    at = edition.published_at
+def _day(at: datetime) -> date:
+    """The UTC day of a moment (SQLite gives it back without its zone; it was stored in UTC)."""
     return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).astimezone(UTC).date()
 
 
 def _period(editions: Sequence[ListEdition], end: date, days: int) -> Period:
     for edition in editions:  # by date
         if edition.as_of >= end:
-            return Period(edition.id, edition.name, _published_day(edition) + timedelta(days=days))
+            return Period(edition.id, edition.name, _day(edition.published_at) + timedelta(days=days))
     return Period(None, None, None)
 
 
@@ -89,51 +89,35 @@ def complaint_period(session: Session, tournament_id: int, *, days: int) -> Peri
     return Period(None, None, None) if end is None else _period(_editions(session), end, days)
 
 
-def _in_review(session: Session, tournament_ids: Sequence[int]) -> set[int]:
-    """The tournaments whose last recorded state is ``in_review``."""
-    s = TournamentState
-    last: dict[int, str] = {}
-    for k in range(0, len(tournament_ids), _CHUNK):
-        rows = session.execute(
-            select(s.tournament_id, s.state)
-            .where(s.tournament_id.in_(tournament_ids[k : k + _CHUNK]))
-            .order_by(s.at, s.id)
-        ).all()
-        last.update(dict(rows))
-    return {tid for tid, state in last.items() if state == "in_review"}
-
-
-def _complained(session: Session, tournament_ids: Sequence[int]) -> set[int]:
-    c = Complaint
-    found: set[int | None] = set()
-    for k in range(0, len(tournament_ids), _CHUNK):
-        found.update(
-            session.execute(
-                select(c.tournament_id)
-                .where(c.tournament_id.in_(tournament_ids[k : k + _CHUNK]), c.state.in_(OPEN))
-                .distinct()
-            ).scalars()
-        )
-    return {tid for tid in found if tid is not None}
-
-
 def provisional_marks(
     session: Session, tournament_ids: Iterable[int], *, today: date, days: int
 ) -> dict[int, Provisional | None]:
-    """Per tournament: why its evaluation is provisional, None where it is definitive."""
+    """Per tournament: why its evaluation is provisional, None where it is definitive. One
+    statement per 500 tournaments (the pages' reads are bounded, ``tests/web/test_page_queries.py``):
+    each row carries its end date, its last recorded state, whether a complaint about it is open,
+    and the first edition on or after its end."""
     ids = sorted(set(tournament_ids))
-    if not ids:
-        return {}
-    editions = _editions(session)
-    ends = _end_dates(session, ids)
-    reviewed, complained = _in_review(session, ids), _complained(session, ids)
+    r, v, s, c, e = TournamentRecord, TournamentVersion, TournamentState, Complaint, ListEdition
+    last_state = (
+        select(s.state).where(s.tournament_id == r.id).order_by(s.at.desc(), s.id.desc()).limit(1).scalar_subquery()
+    )
+    complained = exists().where(c.tournament_id == r.id, c.state.in_(OPEN))
+    f = aliased(ListEdition)
+    first = select(f.id).where(f.as_of >= v.end_date).order_by(f.as_of, f.id).limit(1).scalar_subquery()
     marks: dict[int, Provisional | None] = {}
-    for tid in ids:
-        period = _period(editions, ends[tid], days) if tid in ends else Period(None, None, None)
-        reasons = [
-            *(["in_review"] if tid in reviewed else []),
-            *(["complaint_period"] if period.open_on(today) else []),
-            *(["open_complaint"] if tid in complained else []),
-        ]
-        marks[tid] = Provisional(tuple(reasons), period.edition, period.until) if reasons else None
+    for k in range(0, len(ids), _CHUNK):
+        rows = session.execute(
+            select(r.id, last_state, complained, e.name, e.published_at)
+            .join(v, (v.tournament_id == r.id) & (v.version == func.coalesce(r.evaluated_version, r.current_version)))
+            .outerjoin(e, e.id == first)
+            .where(r.id.in_(ids[k : k + _CHUNK]))
+        ).all()
+        for tid, state, open_complaint, edition, published_at in rows:
+            until = None if published_at is None else _day(published_at) + timedelta(days=days)
+            reasons = [
+                *(["in_review"] if state == "in_review" else []),
+                *(["complaint_period"] if until is None or today <= until else []),
+                *(["open_complaint"] if open_complaint else []),
+            ]
+            marks[tid] = Provisional(tuple(reasons), edition, until) if reasons else None
     return marks
