@@ -129,13 +129,10 @@ async def _mark_provisional(request: Request, history: list[dict[str, Any]]) -> 
     """Each tournament of the card says whether its evaluation is still provisional, and why
     (``zdb.complaints.periods``): a few small queries beside the card's one."""
     ids = [e["tournament_id"] for e in history if e["tournament_id"] is not None]
-    if not ids:
-        return
     days = request.app.state.settings.complaint_days
-    marks = await run_in_threadpool(_provisional_in_session, request.app.state.engine, ids, days)
-    for entry in history:
-        if entry["tournament_id"] is not None:
-            entry["provisional"] = marks.get(entry["tournament_id"])
+    marks = await run_in_threadpool(_provisional_in_session, request.app.state.engine, ids, days) if ids else {}
+    for entry in history:  # every entry has the field, null where it is no tournament's
+        entry["provisional"] = None if entry["tournament_id"] is None else marks.get(entry["tournament_id"])
 
 
 async def club_ratings_answer(

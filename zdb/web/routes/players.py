@@ -5,15 +5,11 @@ recalculation wrote it."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from fastapi import Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 
 from zdb.auth.principal import PUBLIC
-from zdb.complaints.answers import provisional_out
-from zdb.complaints.periods import provisional_marks
 from zdb.endpoints.dependencies import PersonNumber, RequestSession
 from zdb.players.models import Player
 from zdb.ratings.player_queries import player_card
@@ -32,13 +28,7 @@ def player_page(request: Request, session: RequestSession, pkz: PersonNumber) ->
     if survivor is not None:
         # A merged record's page moved for good to the surviving person number.
         return RedirectResponse(str(request.url_for("player_page", pkz=str(survivor))), status_code=301)
-    card = player_card(session, pkz, PUBLIC)
-    ids = [e.tournament_id for e in card.history if e.tournament_id is not None]
-    days = request.app.state.settings.complaint_days
-    marks = provisional_marks(session, ids, today=datetime.now(UTC).date(), days=days)
-    for entry in card.history:
-        if entry.tournament_id is not None:
-            entry.provisional = provisional_out(marks.get(entry.tournament_id))
+    card = player_card(session, pkz, PUBLIC, complaint_days=request.app.state.settings.complaint_days)
     history = list(reversed(card.history))  # the latest first, as a reader looks for it
     last = next((e for e in history if e.kind == "tournament" and e.stored and e.new_rating is not None), None)
     return render(
