@@ -55,6 +55,7 @@ def test_a_player_files_on_the_form_and_the_officer_decides_on_his_page(world: W
 
     assert signed_in(world, "referee_d").get("/staff/complaints/1").status_code == 403
     officer = signed_in(world, "referee_c")
+    assert 'href="/staff/complaints"' in officer.get("/referee").text  # the officer's way to them
     listed = officer.get("/staff/complaints")
     assert listed.status_code == 200 and "die Auswertung des Turniers 1" in text_of(listed.text)
     page = officer.get("/staff/complaints/1")
