@@ -36,8 +36,10 @@ from zdb.api.request_guard import RequestGuard, token_check, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs, configure_text_logs
 from zdb.api.routers import announcements as announcements_router
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
+from zdb.api.routers import complaints as complaints_router
 from zdb.api.routers import editions as editions_router
 from zdb.api.routers import fees as fees_router
+from zdb.api.routers import entry_check as entry_check_router
 from zdb.api.routers import files as files_router
 from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router
@@ -101,9 +103,12 @@ _API_ROUTERS = (
     tournament_states_router.router,
     fees_router.router,
     reviews_router.router,
+    complaints_router.router,
+    entry_check_router.router,
 )
-#: the writes anyone may send: the rating simulator computes and stores nothing
-PUBLIC_WRITES = frozenset({f"{API_PREFIX}/simulator"})
+#: the writes anyone may send: the rating simulator computes and stores nothing; a player files a
+#: complaint by his person number (limited per address: ``rate_limit_complaints``)
+PUBLIC_WRITES = frozenset({f"{API_PREFIX}/simulator", f"{API_PREFIX}/complaints"})
 
 _TAGS = [
     {"name": "players", "description": "Search and the player card with the full history."},

@@ -106,6 +106,11 @@ class Settings:
     rate_limit_writes: str = "60/minute"
     #: failed authentications (wrong tokens, failed sign-ins) per client address
     rate_limit_failed_auth: str = "10/minute"
+    #: complaints filed without a token (the API's and the page's form) per client address
+    rate_limit_complaints: str = "5/hour"
+    #: a published edition's complaint period: complaints about its evaluations are accepted this
+    #: many days after its publication; later ones only from the office (``zdb.complaints.periods``)
+    complaint_days: int = 30
     #: the service is reached over TLS only (a reverse proxy terminates it): answers carry HSTS
     behind_tls: bool = False
     #: "json": one JSON object a log line, with the request's id (zdb.api.request_log); "text": plain lines.
@@ -167,6 +172,8 @@ class Settings:
             rate_limit_reads=env.get("ZDB_RATE_LIMIT_READS", "300/minute"),
             rate_limit_writes=env.get("ZDB_RATE_LIMIT_WRITES", "60/minute"),
             rate_limit_failed_auth=env.get("ZDB_RATE_LIMIT_FAILED_AUTH", "10/minute"),
+            rate_limit_complaints=env.get("ZDB_RATE_LIMIT_COMPLAINTS", "5/hour"),
+            complaint_days=int(env.get("ZDB_COMPLAINT_DAYS", "30")),
             behind_tls=env.get("ZDB_BEHIND_TLS", "").strip().lower() in ("1", "true", "yes", "on"),
             log_format=env.get("ZDB_LOG_FORMAT", "text").strip().lower(),
             compiled_kernel=env.get("ZDB_COMPILED_KERNEL", "on").strip().lower() not in ("off", "0", "false", "no"),

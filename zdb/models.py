@@ -3,6 +3,7 @@
 from zdb.auth.models import ApiToken, AuditEntry
 from zdb.auth.portal_models import PortalClient, PortalToken
 from zdb.auth.web_sessions import WebSession
+from zdb.complaints.models import Complaint, ComplaintLink, ComplaintNote
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
@@ -33,6 +34,9 @@ __all__ = [
     "AuditEntry",
     "Base",
     "Club",
+    "Complaint",
+    "ComplaintLink",
+    "ComplaintNote",
     "EditionRating",
     "Evaluation",
     "Federation",

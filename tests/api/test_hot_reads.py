@@ -46,10 +46,11 @@ def test_player_card_equals_the_query_model(world: World, token: str | None, cal
     with unit_of_work(engine_for(world.url)) as session:
         for pid in sorted(NAMES):
             pkz = world.pkz[pid]
-            card = player_card(session, pkz, caller)
+            card = player_card(session, pkz, caller, complaint_days=Settings().complaint_days)
             visible += card.private_fields_visible
             assert _body(world, f"/players/{pkz}", token) == card.model_dump_json().encode(), pid
-            at = player_card(session, pkz, caller, card.history[0].date if card.history else None)
+            days = Settings().complaint_days  # the card marks provisional evaluations (issue 35) on both paths
+            at = player_card(session, pkz, caller, card.history[0].date if card.history else None, complaint_days=days)
             if card.history:
                 assert _body(world, f"/players/{pkz}", token, at=str(card.history[0].date)) == (
                     at.model_dump_json().encode()

@@ -92,7 +92,7 @@ def test_a_tournaments_life_runs_as_written(project: Path, service: int) -> None
     for number, command in commands:
         check = f'[ "$?" -eq 0 ] || {{ echo "line {number} failed" >&2; exit 1; }}'
         script += [f"README_LINE={number}", command, check]
-    script.append('printf "%s %s %s %s\\n" "$LID" "$CODE" "$RID" "$ADMIN_TOKEN" > ids')
+    script.append('printf "%s %s %s %s %s %s\\n" "$LID" "$CODE" "$RID" "$ADMIN_TOKEN" "$CID" "$LINK" > ids')
     curl_log = project / "curl.log"
     done = subprocess.run(
         ["bash", "-c", "\n".join(script)],
@@ -110,7 +110,8 @@ def test_a_tournaments_life_runs_as_written(project: Path, service: int) -> None
         assert status.startswith("2") or status in announced[int(line)], (entry, done.stdout[-2000:])
         assert code == "0", entry
     assert sum(1 for e in curl_log.read_text().splitlines() if e.split(" ")[1] == "409") == 1
-    lid, code, rid, admin = (project / "ids").read_text().split()
+    lid, code, rid, admin, cid, secret = (project / "ids").read_text().split()
+    follow = f"/complaints/follow/{secret}"
     api = httpx.Client(base_url=f"http://127.0.0.1:{service}/api/v1", timeout=10)
     deadline = time.monotonic() + 60
     while api.get("/recalculation").json()["state"] != "idle":
@@ -120,13 +121,21 @@ def test_a_tournaments_life_runs_as_written(project: Path, service: int) -> None
     states = api.get(f"/tournaments/{lid}/states").json()
     assert states["state"] == "evaluated"
     recorded = [(c["state"], c["version"]) for c in states["history"] if c["state"] != "evaluated"]
-    assert recorded == [("submitted", 1), ("corrected", 2)]
-    assert api.get(f"/tournaments/{lid}/evaluation").json()["version"] == 2
     # the review: waited, approved by the officer, then evaluated
     review = api.get(f"/reviews/{rid}", headers={"Authorization": f"Bearer {admin}"}).json()
     assert (review["state"], review["reason"]) == ("approved", "crosstable checked")
     reviewed = api.get(f"/tournaments/{review['tournament_id']}/states").json()
     assert reviewed["state"] == "evaluated"
     assert [c["state"] for c in reviewed["history"]] == ["submitted", "in_review", "approved", "evaluated"]
+    assert recorded == [("submitted", 1), ("corrected", 2), ("corrected", 3)]
+    evaluation = api.get(f"/tournaments/{lid}/evaluation").json()
+    assert evaluation["version"] == 3
+    # the edition published today: inside its complaint period (the complaint is resolved)
+    assert evaluation["provisional"]["reasons"] == ["complaint_period"]
+    complaint = api.get(follow).json()
+    assert complaint["id"] == int(cid) and complaint["state"] == "resolved"
+    assert [n["state"] for n in complaint["notes"]] == ["in_progress", "resolved"]
+    assert [(k["kind"], k["target"]) for k in complaint["links"]] == [("correction", f"tournament {lid} version 3")]
+    assert "spieler@example.org" not in api.get(follow).text
     rules = api.get("/federations/101/settings").json()
     assert (rules["announcement"], rules["announcement_from"], rules["announcement_days"]) == ("warn", "1", 14)

@@ -24,7 +24,7 @@ little between the request and the database as possible:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import cache
 from typing import Any
 
@@ -38,6 +38,8 @@ from zdb.api.conditional import conditional_bytes
 from zdb.api.read_pool import ReadPool
 from zdb.auth.principal import Principal
 from zdb.auth.repository import last_write_at
+from zdb.complaints.answers import provisional_out
+from zdb.complaints.periods import provisional_marks
 from zdb.db import unit_of_work
 from zdb.editions.sources import list_source
 from zdb.errors import ValidationError, ValidationProblem
@@ -113,7 +115,24 @@ async def player_card_answer(request: Request, caller: Principal, pkz: int, at: 
         return RedirectResponse(str(request.url.replace(path=path)), status_code=308)
     card = card_fields(pkz, first, memberships, history, viewer=caller, at=at)
     assert first is not None  # card_fields refuses a player who does not exist
+    await _mark_provisional(request, card["history"])
     return conditional_bytes(request, to_json(card), card["rating_changed_at"], results_stamp_of(first))
+
+
+def _provisional_in_session(engine: Engine, tournament_ids: list[int], days: int) -> dict[int, Any]:
+    with unit_of_work(engine) as session:
+        marks = provisional_marks(session, tournament_ids, today=datetime.now(UTC).date(), days=days)
+        return {tid: None if m is None else provisional_out(m) for tid, m in marks.items()}
+
+
+async def _mark_provisional(request: Request, history: list[dict[str, Any]]) -> None:
+    """Each tournament of the card says whether its evaluation is still provisional, and why
+    (``zdb.complaints.periods``): a few small queries beside the card's one."""
+    ids = [e["tournament_id"] for e in history if e["tournament_id"] is not None]
+    days = request.app.state.settings.complaint_days
+    marks = await run_in_threadpool(_provisional_in_session, request.app.state.engine, ids, days) if ids else {}
+    for entry in history:  # every entry has the field, null where it is no tournament's
+        entry["provisional"] = None if entry["tournament_id"] is None else marks.get(entry["tournament_id"])
 
 
 async def club_ratings_answer(

@@ -10,7 +10,9 @@ What is counted, and under which key (each limit a setting of ``zdb.config.Setti
   and the portal interface's list files) per client address: ``rate_limit_club_pull``,
   by default 120 an hour, as the DSB's club API allows;
 * every other read (and the public simulator) per client address: ``rate_limit_reads``;
-* a write with a token per token (a hash of it, never the token): ``rate_limit_writes``.
+* a write with a token per token (a hash of it, never the token): ``rate_limit_writes``;
+* a complaint filed without a token (the API's ``POST /api/v1/complaints``, the page's form) per
+  client address: ``rate_limit_complaints``, by default 5 an hour.
 
 Failed sign-ins (an unknown or revoked token) are counted where the credential is checked, by
 the request guard and the pages' sign-in (``zdb.endpoints.failed_sign_ins``), so that a valid
@@ -55,6 +57,7 @@ _CLUB_PULL = re.compile(
 _PORTAL, _DEWIS = "/dsbwertungsportal/", "/php/dewis/"
 _UNLIMITED = re.compile(r"^/api/v1/health(/.*)?$|^/metrics$")
 _PUBLIC_WRITES = frozenset({"/api/v1/simulator"})
+_COMPLAINTS = frozenset({"/api/v1/complaints", "/complaints/new"})
 
 
 def storage_for(settings: Settings) -> Storage:
@@ -72,6 +75,7 @@ class _Limits:
     club_pull: RateLimitItem
     reads: RateLimitItem
     writes: RateLimitItem
+    complaints: RateLimitItem
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -91,6 +95,7 @@ class RateLimits:
             club_pull=parse(settings.rate_limit_club_pull),
             reads=parse(settings.rate_limit_reads),
             writes=parse(settings.rate_limit_writes),
+            complaints=parse(settings.rate_limit_complaints),
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -107,6 +112,8 @@ class RateLimits:
 
     def _counted(self, scope: Scope, address: str, authorization: str | None) -> tuple[RateLimitItem, list[str]]:
         path = scope["path"]
+        if scope["method"] == "POST" and path in _COMPLAINTS and authorization is None:
+            return self.limits.complaints, ["complaints", address]
         if scope["method"] in _WRITES and path not in _PUBLIC_WRITES and authorization is not None:
             token = hashlib.sha256(authorization.encode()).hexdigest()[:32]
             return self.limits.writes, ["writes", token]

@@ -9,7 +9,7 @@ Nothing here commits: the request's unit of work does, and then asks for the rec
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 from starlette.requests import Request
@@ -17,6 +17,7 @@ from starlette.requests import Request
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
 from zdb.auth.service import record_write
+from zdb.complaints.service import close_for_tournament, link_change
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError, ValidationProblem
 from zdb.locks import TOURNAMENT_IDS, hold
@@ -94,6 +95,7 @@ def store(
     confirm_duplicate: bool = False,
     announcement: str | None = None,
     announcement_place: str = "query.announcement",
+    complaint: int | None = None,
 ) -> StoredAnswer:
     """Take in, store, record, remember the answer under the idempotency key; a retry with the
     same key gets the first answer and stores nothing. A submission equal to a stored tournament
@@ -104,7 +106,9 @@ def store(
     Where the federation's rule asks for review (``zdb.reviews.rules``), the checked submission
     waits for the responsible officer instead (202, naming the review): nothing of it is stored
     as a tournament, and the birth years its records learn are learned on approval. ``make``
-    therefore never learns them itself (``learn=False``); this does, for a submission stored."""
+    therefore never learns them itself (``learn=False``); this does, for a submission stored. A
+    correction made for a ``complaint`` (about this tournament) is linked to it, and its audit
+    entry names it."""
     if key is not None:
         window = timedelta(hours=request.app.state.settings.idempotency_key_hours)
         first = claim(session, caller, key, digest, window=window)
@@ -133,6 +137,9 @@ def store(
         claim_announcement(session, announced, tournament_id)
     state = "corrected" if correction else "submitted"
     record_state(session, tournament_id, state, by=writer_name(caller), version=version)
+    if complaint is not None:
+        target = f"tournament {tournament_id} version {version}"
+        link_change(session, complaint, caller, kind="correction", target=target, tournament_id=tournament_id)
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
     record_write(
         session,
@@ -146,6 +153,7 @@ def store(
             "created_players": created,
             **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
             **({"announcement": announced.code} if announced is not None else {}),
+            **({"complaint": complaint} if complaint is not None else {}),
         },
     )
     for pkz, year in intake.learned.items():
@@ -248,5 +256,8 @@ def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason:
     withdraw_tournament(session, tournament_id, by=writer_name(caller))
     record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
     closed = reviews.close_for_withdrawal(session, tournament_id, by=writer_name(caller), why=reason)
+    # the evaluation complained about no longer counts: its open complaints are closed, saying why
+    why = "the tournament was withdrawn" + (f": {reason}" if reason else "")
+    close_for_tournament(session, caller, tournament_id, why=why, now=datetime.now(UTC))
     detail = {**({"reason": reason} if reason else {}), **({"closed_reviews": closed} if closed else {})}
     record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}", detail or None)

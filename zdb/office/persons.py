@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
 from zdb.common.names import fold_name
+from zdb.complaints.service import link_change
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.messages import Message
@@ -212,8 +213,12 @@ def create_person(session: Session, caller: Principal, given: Mapping[str, Any])
     return PersonCreated(pkz, tuple(warnings))
 
 
-def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[str, Any]) -> PersonEdit:
-    """Set the ``given`` fields; an input of evaluations changed marks the person's tournaments stale."""
+def edit_person(
+    session: Session, caller: Principal, pkz: int, given: Mapping[str, Any], *, complaint: int | None = None
+) -> PersonEdit:
+    """Set the ``given`` fields; an input of evaluations changed marks the person's tournaments stale.
+    ``complaint``: the change is made for that complaint (about this person): it is linked to it,
+    and the audit entry names it."""
     player = player_for_change(session, pkz)
     before = person_values(player)
     values = {**before, **{k: v for k, v in given.items() if k in EDITABLE}}
@@ -254,6 +259,8 @@ def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[st
             .execution_options(synchronize_session=False)
         )
         reach = mark_stale(session, [pkz])
+    if complaint is not None:
+        link_change(session, complaint, caller, kind="record", target=f"player {pkz}", person_pkz=pkz)
     record_change(
         session,
         caller,
@@ -262,5 +269,6 @@ def edit_person(session: Session, caller: Principal, pkz: int, given: Mapping[st
         before=old,
         after=new,
         recalculation_from=recalculation_from(reach),
+        **({"complaint": complaint} if complaint is not None else {}),
     )
     return PersonEdit(pkz, reach, tuple(similar_warnings(session, caller, pkz, values)))

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CurrentClub", "MembershipOut", "PlayerSummary"]
+__all__ = ["CurrentClub", "EntryCheckIn", "EntryCheckedOut", "EntryIn", "MembershipOut", "PlayerSummary"]
 
 
 class CurrentClub(BaseModel):
@@ -38,3 +38,37 @@ class PlayerSummary(BaseModel):
     rating: int | None = Field(examples=[1733])
     rating_index: int | None = Field(examples=[15])
     clubs: list[CurrentClub] = Field(description="current memberships")
+
+
+class EntryIn(BaseModel):
+    """One entry of a tournament's entry list: a person number, or club code + membership number,
+    or name + birth date."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pkz: int | None = Field(default=None, ge=1, examples=[10000042])
+    club: str | None = Field(default=None, min_length=5, max_length=5, examples=["C0327"])
+    member_no: int | None = Field(default=None, ge=0, le=2**31 - 1, examples=[17])
+    surname: str | None = Field(default=None, min_length=1, max_length=100, examples=["Müller"])
+    given_name: str | None = Field(default=None, max_length=100, examples=["Anna"])
+    birth_date: date | None = Field(default=None, examples=["1980-05-17"])
+
+
+class EntryCheckIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    start_date: date = Field(description="the tournament's first day: membership is checked on it")
+    entries: list[EntryIn] = Field(min_length=1, max_length=1000)
+
+
+class EntryCheckedOut(BaseModel):
+    entry: int = Field(description="the entry's place in the list, from 1", examples=[1])
+    known: bool
+    pkz: int | None = Field(examples=[10000042])
+    member: bool | None = Field(description="a member of a club on the start date; false: a guest there")
+    club: str | None = Field(description="the club he is a member of on the start date", examples=["C0327"])
+    rated: bool | None
+    dwz: int | None = Field(description="his current DWZ", examples=[1733])
+    dwz_index: int | None = Field(examples=[15])
+    candidates: list[int] = Field(description="ambiguous: the person numbers that fit")
+    note: str | None = Field(description="why unknown or ambiguous; a merged number", examples=[None])

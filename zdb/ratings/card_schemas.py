@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from zdb.common.utc import UtcDateTime
+from zdb.complaints.schemas import ProvisionalOut
 from zdb.players.schemas import MembershipOut
 from zdb.tournaments.schemas import EvaluationFigures
 
@@ -35,6 +36,9 @@ class HistoryEntry(BaseModel):
     new_index: int | None = Field(examples=[15])
     stored: bool | None = Field(description="tournaments: whether the result was written to the rating")
     evaluation: EvaluationFigures | None = Field(description="tournaments: every figure of the evaluation row")
+    provisional: ProvisionalOut | None = Field(
+        default=None, description="tournaments: why the evaluation is still provisional; null once definitive"
+    )
 
 
 class RatingAt(BaseModel):

@@ -14,7 +14,7 @@ players, and "Müller, Anna" finds Anna Müller.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, and_, bindparam, exists, func, select
@@ -24,6 +24,8 @@ from zdb.auth.principal import Principal
 from zdb.common.like import like_pattern
 from zdb.common.names import fold_name
 from zdb.common.utc import as_utc
+from zdb.complaints.answers import provisional_out
+from zdb.complaints.periods import provisional_marks
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
@@ -363,9 +365,20 @@ def card_fields(
     }
 
 
-def player_card(session: Session, pkz: int, viewer: Principal, at: date | None = None) -> PlayerCard:
+def player_card(
+    session: Session, pkz: int, viewer: Principal, at: date | None = None, *, complaint_days: int | None = None
+) -> PlayerCard:
+    """The card; with ``complaint_days`` (the complaint period's setting) each tournament says
+    whether its evaluation is still provisional, as the API's card does (``zdb.complaints.periods``)."""
     params = {"pkz": pkz}
     player = session.execute(CARD_PLAYER, params).mappings().first()
     memberships = session.execute(CARD_MEMBERSHIPS, params).mappings().all()
     history = session.execute(CARD_HISTORY, params).mappings().all()
-    return PlayerCard.model_validate(card_fields(pkz, player, memberships, history, viewer=viewer, at=at))
+    card = PlayerCard.model_validate(card_fields(pkz, player, memberships, history, viewer=viewer, at=at))
+    if complaint_days is not None:
+        ids = [e.tournament_id for e in card.history if e.tournament_id is not None]
+        marks = provisional_marks(session, ids, today=datetime.now(UTC).date(), days=complaint_days)
+        for entry in card.history:
+            if entry.tournament_id is not None:
+                entry.provisional = provisional_out(marks.get(entry.tournament_id))
+    return card

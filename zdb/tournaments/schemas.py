@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from zdb.common.utc import UtcDateTime
+from zdb.complaints.schemas import ProvisionalOut
 
 __all__ = [
     "Crosstable",
@@ -99,6 +100,11 @@ class EvaluationReport(BaseModel):
     current: bool = Field(description="the report is of the current version (nothing pending)")
     rule_set: str | None = Field(examples=["wo2026"])
     rows: list[ReportRowOut] = Field(description="every participant, in the submission's order")
+    provisional: ProvisionalOut | None = Field(
+        default=None,
+        description="why the evaluation is still provisional (in review, inside its complaint period, an open "
+        "complaint); null once it is definitive",
+    )
 
 
 class CrosstableGame(BaseModel):

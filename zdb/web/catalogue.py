@@ -38,6 +38,7 @@ _MESSAGE_SOURCES = (
     "auth",
     "endpoints",
     "reviews",
+    "complaints",
 )
 _METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
 _OPTIONS = {

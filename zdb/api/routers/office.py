@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
@@ -55,6 +55,12 @@ router = APIRouter(tags=["office"])
 MembershipId = Annotated[int, Path(ge=1, le=INT32_MAX, description="the membership's id")]
 ClubCodePath = Annotated[str, Path(min_length=5, max_length=5, description="the 5-character club code (VKZ/ZPS)")]
 PrefixPath = Annotated[str, Path(min_length=1, max_length=4, description="the federation's club-code prefix")]
+
+
+ComplaintRef = Annotated[
+    int | None,
+    Query(ge=1, le=2**31 - 1, description="the complaint (about this person) the change is made for: linked to it"),
+]
 
 
 def requires_admin(caller: Caller) -> Principal:
@@ -143,8 +149,10 @@ def create_person(*, request: Request, session: RequestSession, caller: Admin, b
     "tournament of the person is redone, and `recalculation_from` names the first.",
     responses=_WRITE_PROBLEMS,
 )
-def edit_person(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: PersonPatch) -> PersonOut:
-    edit = persons.edit_person(session, caller, pkz, body.model_dump(exclude_unset=True))
+def edit_person(
+    *, session: RequestSession, caller: Admin, pkz: PersonNumber, body: PersonPatch, complaint: ComplaintRef = None
+) -> PersonOut:
+    edit = persons.edit_person(session, caller, pkz, body.model_dump(exclude_unset=True), complaint=complaint)
     return _person(session, pkz, edit.reach, edit.warnings)
 
 

@@ -95,6 +95,17 @@ IdempotencyKeyHeader = Annotated[
 ]
 
 
+ComplaintRef = Annotated[
+    int | None,
+    Query(
+        ge=1,
+        le=2**31 - 1,
+        description="the complaint (about this tournament) the correction is made for: linked to it, and named in "
+        "the audit log",
+    ),
+]
+
+
 def requires_token(caller: Caller) -> Principal:
     """Refuses a caller who may not submit at all before the body is looked at (401/403); a
     request without a token is refused even before that (``zdb.api.request_guard``)."""
@@ -396,6 +407,7 @@ def correct_json(
     body: JsonBody,
     key: IdempotencyKeyHeader = None,
     confirm_duplicate: ConfirmDuplicate = False,
+    complaint: ComplaintRef = None,
 ) -> Response:
     read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
     stored = writes.store(
@@ -407,6 +419,7 @@ def correct_json(
         make=lambda: intake_json(session, read, create=True, caller=caller, learn=False, tournament_id=tournament_id),
         correction=True,
         confirm_duplicate=confirm_duplicate,
+        complaint=complaint,
     )
     return _answer(stored)
 
@@ -429,6 +442,7 @@ def correct_trf(
     data: RawBody,
     key: IdempotencyKeyHeader = None,
     confirm_duplicate: ConfirmDuplicate = False,
+    complaint: ComplaintRef = None,
 ) -> Response:
     writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
     writes.authorize(caller, meta.federation)
@@ -443,6 +457,7 @@ def correct_trf(
         ),
         correction=True,
         confirm_duplicate=confirm_duplicate,
+        complaint=complaint,
     )
     return _answer(stored)
 

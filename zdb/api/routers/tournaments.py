@@ -3,12 +3,15 @@ explanation of one player's rating change in it, and FIDE's report file."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
+from zdb.complaints.answers import provisional_out
+from zdb.complaints.periods import provisional_marks
 from zdb.endpoints.dependencies import (
     Caller,
     Paging,
@@ -79,6 +82,10 @@ def tournament(*, request: Request, session: RequestSession, tournament_id: Tour
 )
 def evaluation(*, request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
     report = evaluation_report(session, tournament_id)
+    if report.version is not None:
+        today, days = datetime.now(UTC).date(), request.app.state.settings.complaint_days
+        marks = provisional_marks(session, [tournament_id], today=today, days=days)
+        report.provisional = provisional_out(marks.get(tournament_id))
     return conditional_json(request, report, report.tournament.submitted_at, results_stamp(session))
 
 

@@ -28,7 +28,7 @@ def player_page(request: Request, session: RequestSession, pkz: PersonNumber) ->
     if survivor is not None:
         # A merged record's page moved for good to the surviving person number.
         return RedirectResponse(str(request.url_for("player_page", pkz=str(survivor))), status_code=301)
-    card = player_card(session, pkz, PUBLIC)
+    card = player_card(session, pkz, PUBLIC, complaint_days=request.app.state.settings.complaint_days)
     history = list(reversed(card.history))  # the latest first, as a reader looks for it
     last = next((e for e in history if e.kind == "tournament" and e.stored and e.new_rating is not None), None)
     return render(

@@ -4,12 +4,15 @@ explanation of one player's rating change (every term of the formula)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
+from zdb.complaints.answers import provisional_out
+from zdb.complaints.periods import provisional_marks
 from zdb.endpoints.dependencies import PersonNumber, RequestSession, TournamentId
 from zdb.errors import NotFoundError
 from zdb.ratings.evaluation_report import evaluation_report
@@ -48,6 +51,10 @@ def tournament_page(
     """``pairing``: the system that decides the tie-breaks; default: as the pairings show."""
     detail = tournament_detail(session, tournament_id)
     report = evaluation_report(session, tournament_id)
+    if report.version is not None:
+        days = request.app.state.settings.complaint_days
+        marks = provisional_marks(session, [tournament_id], today=datetime.now(UTC).date(), days=days)
+        report.provisional = provisional_out(marks.get(tournament_id))
     notation = page_notation(request)
     context: dict[str, Any] = {
         "detail": detail,
