@@ -8,7 +8,9 @@ from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
 from zdb.federations.settings import FederationSetting
 from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
+from zdb.notifications.models import DeliveryAttempt, NotificationDelivery, Subscription
 from zdb.orm import Base
+from zdb.outbox.models import OutboxMessage
 from zdb.players.models import Membership, Player
 from zdb.ratings.file_stamps import FileStamp
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
@@ -30,6 +32,7 @@ __all__ = [
     "AuditEntry",
     "Base",
     "Club",
+    "DeliveryAttempt",
     "EditionRating",
     "Evaluation",
     "Federation",
@@ -44,6 +47,8 @@ __all__ = [
     "ListEdition",
     "ListImport",
     "Membership",
+    "NotificationDelivery",
+    "OutboxMessage",
     "Participation",
     "Player",
     "PlayerRating",
@@ -55,6 +60,7 @@ __all__ = [
     "RunTournament",
     "ServiceBeat",
     "StartRatingRow",
+    "Subscription",
     "TournamentFingerprint",
     "TournamentRecord",
     "TournamentState",
