@@ -83,8 +83,11 @@ class _Writer:
         )
 
 
-def _subscriptions(session: Session, *types: str) -> list[Subscription]:
-    return [s for s in session.scalars(select(Subscription).order_by(Subscription.id)) if _wants(s, *types)]
+def _subscriptions(session: Session, message: OutboxMessage, *types: str) -> list[Subscription]:
+    """The subscriptions that want one of ``types`` and existed when the message was written
+    (an event from before a subscription is not its business)."""
+    query = select(Subscription).where(Subscription.created_at <= message.created_at).order_by(Subscription.id)
+    return [s for s in session.scalars(query) if _wants(s, *types)]
 
 
 def _clubs_of(session: Session, persons: Iterable[int], today: date) -> dict[int, set[str]]:
@@ -154,7 +157,7 @@ def on_rating_run(session: Session, message: OutboxMessage) -> None:
     writer = _Writer(session, message)
     tournaments = sorted(session.scalars(select(RunTournament.tournament_id).where(RunTournament.run_id == run.id)))
     run_link = f"{API}/recalculation/runs/{run.id}/changes"
-    rated = _subscriptions(session, RATING_CHANGED, RATINGS_RECALCULATED)
+    rated = _subscriptions(session, message, RATING_CHANGED, RATINGS_RECALCULATED)
     if rated:
         changes = {c.player_pkz: c for c in session.scalars(select(RunChange).where(RunChange.run_id == run.id))}
         clubs = _clubs_of(session, changes, datetime.now(UTC).date())
@@ -173,13 +176,15 @@ def on_rating_run(session: Session, message: OutboxMessage) -> None:
                     "person": pkz,
                     "old": _figures(change.old_rating, change.old_index),
                     "new": _figures(change.new_rating, change.new_index),
+                    # his own tournament among the run's; null when the run moved him through later games
                     "tournament": moving.get(pkz),
                     "run": run.id,
+                    "run_tournaments": tournaments,
                     "links": {"person": f"{API}/players/{pkz}", "run": run_link},
                 }
                 writer.add(subscription, RATING_CHANGED, data)
     # the run's tournaments as evaluated (a from-scratch run evaluates them all: its summary says so)
-    stated = _subscriptions(session, TOURNAMENT_STATE_CHANGED)
+    stated = _subscriptions(session, message, TOURNAMENT_STATE_CHANGED)
     if stated and not run.from_scratch and len(tournaments) <= PER_PERSON_LIMIT:
         at = run.finished_at if run.finished_at.tzinfo is not None else run.finished_at.replace(tzinfo=UTC)
         for tournament_id in tournaments:
@@ -202,7 +207,7 @@ def _tournament_data(tournament_id: int, state: str, version: int | None, at: st
 
 
 def on_tournament_state(session: Session, message: OutboxMessage) -> None:
-    stated = _subscriptions(session, TOURNAMENT_STATE_CHANGED)
+    stated = _subscriptions(session, message, TOURNAMENT_STATE_CHANGED)
     if not stated:
         return
     payload = message.payload
@@ -224,7 +229,7 @@ def on_edition(session: Session, message: OutboxMessage) -> None:
         "links": {"edition": f"{API}/editions/{payload['name']}"},
     }
     writer = _Writer(session, message)
-    for subscription in _subscriptions(session, EDITION_PUBLISHED):  # an edition concerns every club
+    for subscription in _subscriptions(session, message, EDITION_PUBLISHED):  # an edition concerns every club
         writer.add(subscription, EDITION_PUBLISHED, data)
 
 
@@ -234,7 +239,7 @@ def on_event(session: Session, message: OutboxMessage) -> None:
     event_type = str(payload["type"])
     clubs = payload.get("clubs")
     writer = _Writer(session, message)
-    for subscription in _subscriptions(session, event_type):
+    for subscription in _subscriptions(session, message, event_type):
         if clubs is None or any(covers(subscription, c) for c in clubs):
             writer.add(subscription, event_type, payload.get("data") or {})
 
