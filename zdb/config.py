@@ -138,6 +138,9 @@ class Settings:
     notifications_allow_private: bool = False
     #: a notification is retried with growing pauses for this long, then given up (its subscription paused)
     notification_retry_hours: float = 72.0
+    #: a worker holds a delivery it sends this long; one that died lets it go when this passes. Longer
+    #: than an attempt can take (connect 5 s, read 10 s), so that a slow receiver is not sent it twice
+    notification_lease_seconds: float = 60.0
     #: after a secret's rotation, the old secret signs too for this long (receivers switch meanwhile)
     notification_secret_overlap_hours: float = 24.0
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
@@ -192,6 +195,7 @@ class Settings:
             notifications_allow_http=_on(env.get("ZDB_NOTIFICATIONS_ALLOW_HTTP", "")),
             notifications_allow_private=_on(env.get("ZDB_NOTIFICATIONS_ALLOW_PRIVATE", "")),
             notification_retry_hours=float(env.get("ZDB_NOTIFICATION_RETRY_HOURS", "72")),
+            notification_lease_seconds=float(env.get("ZDB_NOTIFICATION_LEASE_SECONDS", "60")),
             notification_secret_overlap_hours=float(env.get("ZDB_NOTIFICATION_SECRET_OVERLAP_HOURS", "24")),
             embed_frame_ancestors=env.get("ZDB_EMBED_FRAME_ANCESTORS", "*").strip() or "*",
             home=home,

@@ -25,7 +25,11 @@ def delivery_policy(settings: Settings) -> DeliveryPolicy:
     target = TargetPolicy(
         allow_http=settings.notifications_allow_http, allow_private=settings.notifications_allow_private
     )
-    return DeliveryPolicy(target=target, retry_for=timedelta(hours=settings.notification_retry_hours))
+    return DeliveryPolicy(
+        target=target,
+        retry_for=timedelta(hours=settings.notification_retry_hours),
+        lease=timedelta(seconds=settings.notification_lease_seconds),
+    )
 
 
 def relay_pass(engine: Engine, handlers: Mapping[str, Handler], policy: DeliveryPolicy) -> bool:
