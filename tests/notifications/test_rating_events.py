@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from tests.api.test_submissions import _games, _post
 from tests.api.world import NAMES, World
 from tests.db.scenario import recalc
@@ -88,6 +90,26 @@ def test_a_late_tournament_tells_each_club_of_its_moved_members(fresh: World) ->
         assert {d["event_id"] for d in log["items"]} == {r.event_id for r in club.received}
         fan_out(fresh.url)
         assert deliver(fresh.url).delivered == 0 and len(club.received) == 5
+        # the metrics count them: six delivered (the two clubs'), none waiting, the outbox empty
+        assert _metrics(client) == {
+            ("zdb_notification_deliveries", "delivered"): 6,
+            ("zdb_notification_deliveries", "pending"): 0,
+            ("zdb_notification_deliveries", "failed"): 0,
+            ("zdb_notification_oldest_pending_age_seconds", ""): 0,
+            ("zdb_notification_subscriptions_paused", ""): 0,
+            ("zdb_outbox_pending", ""): 0,
+            ("zdb_outbox_oldest_pending_age_seconds", ""): 0,
+        }
+
+
+def _metrics(client: Any) -> dict[tuple[str, str], float]:
+    wanted = ("zdb_notification", "zdb_outbox")
+    return {
+        (sample.name, sample.labels.get("status", "")): sample.value
+        for family in text_string_to_metric_families(client.get("/metrics").text)
+        if family.name.startswith(wanted)
+        for sample in family.samples
+    }
 
 
 def test_another_token_sees_no_subscription_of_others(fresh: World) -> None:
