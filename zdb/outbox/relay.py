@@ -102,8 +102,9 @@ def relay_due(
             _log.warning("outbox message %s failed; tried again later", message_id, exc_info=True)
             _failed(engine, message_id, error, moment)
             failed += 1
-    with unit_of_work(engine) as session:
-        session.execute(delete(OutboxMessage).where(OutboxMessage.done_at < moment - _KEEP_DONE))
+    if done:  # a pass with nothing to do writes nothing (SQLite: the file's one writer is left alone)
+        with unit_of_work(engine) as session:
+            session.execute(delete(OutboxMessage).where(OutboxMessage.done_at < moment - _KEEP_DONE))
     return RelayPass(done, failed)
 
 
