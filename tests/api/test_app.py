@@ -27,10 +27,10 @@ from zdb.config import Settings
 from zdb.db import database_key, engine_for
 from zdb.endpoints.dependencies import Caller, RequestSession
 from zdb.errors import ConflictError, DomainError, ValidationError, ValidationProblem
-from zdb.rating import InvalidInputError
-from zdb.ratings.models import RecalcState
 from zdb.outbox import seam
 from zdb.outbox.models import OutboxMessage
+from zdb.rating import InvalidInputError
+from zdb.ratings.models import RecalcState
 from zdb.ratings.recalculation import live_progress
 from zdb.ratings.recalculation.dirty import mark_dirty
 from zdb.ratings.recalculation.replay import LOCK_KEY

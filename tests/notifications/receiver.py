@@ -62,7 +62,7 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(json.dumps({"ok": receiver.answer == 200}).encode())
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet tests
+        def log_message(self, format: str, *args: Any) -> None:
             return
 
     return Handler

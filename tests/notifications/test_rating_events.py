@@ -73,7 +73,10 @@ def test_a_late_tournament_tells_each_club_of_its_moved_members(fresh: World) ->
             assert data["run"] == run and data["run_tournaments"] == [late_id]
             # A and B played the late tournament; H moved through his later games
             assert data["tournament"] == (late_id if pid in "AB" else None)
-        states = [(e["data"]["tournament"], e["data"]["state"], e["data"]["run"]) for e in club.events("tournament.state_changed")]
+        states = [
+            (e["data"]["tournament"], e["data"]["state"], e["data"]["run"])
+            for e in club.events("tournament.state_changed")
+        ]
         assert states == [(late_id, "submitted", None), (late_id, "evaluated", run)]
         assert len(club.received) == 5
         assert [e["data"]["person"] for e in other.events()] == [fresh.pkz["F"]]
@@ -86,7 +89,9 @@ def test_a_late_tournament_tells_each_club_of_its_moved_members(fresh: World) ->
             headers={"Authorization": f"Bearer {fresh.tokens['club_c0327']}"},
         ).json()
         assert log["total"] == 5
-        assert all(d["status"] == "delivered" and [a["status_code"] for a in d["attempts"]] == [200] for d in log["items"])
+        assert all(
+            d["status"] == "delivered" and [a["status_code"] for a in d["attempts"]] == [200] for d in log["items"]
+        )
         assert {d["event_id"] for d in log["items"]} == {r.event_id for r in club.received}
         fan_out(fresh.url)
         assert deliver(fresh.url).delivered == 0 and len(club.received) == 5
@@ -124,6 +129,9 @@ def test_another_token_sees_no_subscription_of_others(fresh: World) -> None:
     body = {"url": "http://127.0.0.1:9/x", "federation": "D"}
     refused = client.post("/api/v1/subscriptions", json=body, headers=referee)
     assert refused.status_code == 422 and "outside" in refused.text
-    assert client.post("/api/v1/subscriptions", json={**body, "federation": "C03"}, headers=referee).json()["scope"] == "C03"
+    assert (
+        client.post("/api/v1/subscriptions", json={**body, "federation": "C03"}, headers=referee).json()["scope"]
+        == "C03"
+    )
     # the public subscribes to nothing
     assert client.post("/api/v1/subscriptions", json=body).status_code == 401

@@ -22,7 +22,7 @@ def _example() -> str:
 
 def test_the_readme_receiver_verifies_and_drops_repetitions(capsys: Any) -> None:
     names: dict[str, Any] = {}
-    exec(compile(_example(), "README.md", "exec"), names)  # noqa: S102 - README's own example
+    exec(compile(_example(), "README.md", "exec"), names)
     names["SECRET"] = secret = new_secret()
     event = {"type": "rating.changed", "data": {"person": 7, "old": {"dwz": 1500}, "new": {"dwz": 1512}}}
     body = json.dumps(event).encode()

@@ -27,7 +27,7 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 def delivery_figures(session: Session) -> DeliveryFigures:
     d = NotificationDelivery
-    counts = {status: 0 for status in ("pending", "delivered", "failed")}
+    counts = dict.fromkeys(("pending", "delivered", "failed"), 0)
     counts.update({status: int(n) for status, n in session.execute(select(d.status, func.count()).group_by(d.status))})
     oldest = session.execute(select(func.min(d.created_at)).where(d.status == "pending")).scalar()
     paused = session.execute(select(func.count()).where(Subscription.status == "paused")).scalar_one()

@@ -35,6 +35,7 @@ _MESSAGE_SOURCES = (
     "editions",
     "auth",
     "endpoints",
+    "notifications",
 )
 _METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
 _OPTIONS = {
