@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from zdb.auth.models import ApiToken
 from zdb.notifications.events import (
     EDITION_PUBLISHED,
     RATING_CHANGED,
@@ -84,9 +85,15 @@ class _Writer:
 
 
 def _subscriptions(session: Session, message: OutboxMessage, *types: str) -> list[Subscription]:
-    """The subscriptions that want one of ``types`` and existed when the message was written
-    (an event from before a subscription is not its business)."""
-    query = select(Subscription).where(Subscription.created_at <= message.created_at).order_by(Subscription.id)
+    """The subscriptions that want one of ``types``, existed when the message was written (an
+    event from before a subscription is not its business) and whose token is not revoked (a club
+    that lost its token hears nothing more)."""
+    query = (
+        select(Subscription)
+        .join(ApiToken, ApiToken.id == Subscription.token_id)
+        .where(Subscription.created_at <= message.created_at, ApiToken.revoked_at.is_(None))
+        .order_by(Subscription.id)
+    )
     return [s for s in session.scalars(query) if _wants(s, *types)]
 
 

@@ -48,7 +48,11 @@ def _public(address: str) -> bool:
 
 
 def _parts(url: str, policy: TargetPolicy) -> SplitResult:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # a port beyond 65535 or not a number is refused here
+    except ValueError:
+        raise TargetRefusedError(Message("{url} is no HTTPS address", url=url)) from None
     if parts.scheme not in ("https", "http") or not parts.hostname:
         raise TargetRefusedError(Message("{url} is no HTTPS address", url=url))
     if parts.scheme == "http" and not policy.allow_http:
@@ -65,7 +69,7 @@ def _resolve(parts: SplitResult, policy: TargetPolicy) -> list[str]:
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as error:
+    except (OSError, UnicodeError, ValueError) as error:  # unknown, malformed or NUL-bearing names
         raise TargetRefusedError(Message("{host} cannot be resolved", host=host)) from error
     addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
     if not policy.allow_private:
