@@ -11,6 +11,8 @@ recalculation lock taken and ends at once, which costs nothing. A recalculation 
 for it anyway: while the time line is dirty the beat's sweep requests one every
 ``sweep_seconds``; the timeout bounds how long any other message of a dead worker waits.
 
+The outbox's relay (``workers.outbox_tasks``) runs on beat's schedule and when a commit wakes it.
+
 List imports go to a queue of their own (``IMPORT_QUEUE``) and are acknowledged as they start
 (``workers.list_tasks``): an import whose worker died is closed by the sweep, never delivered again.
 """
@@ -29,7 +31,7 @@ def create_app(config: Settings) -> Celery:
     celery = Celery(
         "zdb",
         broker=config.broker_url or "redis://127.0.0.1:6379/0",
-        include=["workers.tasks", "workers.edition_tasks", "workers.list_tasks"],
+        include=["workers.tasks", "workers.edition_tasks", "workers.list_tasks", "workers.outbox_tasks"],
     )
     celery.conf.update(
         task_acks_late=True,
@@ -49,6 +51,12 @@ def create_app(config: Settings) -> Celery:
                 "task": "zdb.sweep",
                 "schedule": config.sweep_seconds,
                 "options": {"expires": config.sweep_seconds},
+            },
+            # The outbox's relay: what a commit's wake-up did not reach, and the due notifications.
+            "zdb-relay": {
+                "task": "zdb.relay",
+                "schedule": config.outbox_poll_seconds,
+                "options": {"expires": config.outbox_poll_seconds},
             },
             # Expired idempotency keys of every token (a token's own go with its next keyed write).
             "zdb-forget-idempotency-keys": {

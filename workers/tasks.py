@@ -36,7 +36,7 @@ from zdb.ratings.recalculation.runner import run_recalculation
 from zdb.ratings.recalculation.state import is_dirty
 from zdb.service_beats import SWEEP, record_beat
 
-__all__ = ["TRANSIENT_ERRORS", "dispatch", "forget_idempotency_keys", "recalculate", "request", "sweep"]
+__all__ = ["TRANSIENT_ERRORS", "clear_mark", "forget_idempotency_keys", "recalculate", "request", "set_mark", "sweep"]
 
 _log = logging.getLogger(__name__)
 
@@ -99,26 +99,34 @@ def forget_idempotency_keys() -> int:
 
 def request(celery: Celery, **options: Any) -> bool:
     """Queue a recalculation unless one already waits; True if one was sent."""
-    mark = _marks(celery.conf.broker_url)
-    if mark is not None and not mark.set(_WAITING, "1", nx=True, ex=_WAITING_SECONDS):
+    if not set_mark(celery, _WAITING, _WAITING_SECONDS):
         return False
     try:
         celery.send_task("zdb.recalculate", **options)
     except Exception:
-        if mark is not None:  # nothing waits after all: the next request may send
-            mark.delete(_WAITING)
+        clear_mark(celery, _WAITING)  # nothing waits after all: the next request may send
         raise
     return True
 
 
-def _clear_waiting(celery: Celery) -> None:
+def set_mark(celery: Celery, name: str, seconds: int) -> bool:
+    """Mark that a message ``name`` waits, for ``seconds`` at most; False if one waits already."""
+    mark = _marks(celery.conf.broker_url)
+    return mark is None or bool(mark.set(name, "1", nx=True, ex=seconds))
+
+
+def clear_mark(celery: Celery, name: str) -> None:
     mark = _marks(celery.conf.broker_url)
     if mark is None:
         return
     try:
-        mark.delete(_WAITING)
-    except redis.RedisError:  # the mark expires by itself: requests wait a minute at most
-        _log.warning("could not clear the waiting mark of the recalculation", exc_info=True)
+        mark.delete(name)
+    except redis.RedisError:  # the mark expires by itself: the next message waits that long at most
+        _log.warning("could not clear the waiting mark %s", name, exc_info=True)
+
+
+def _clear_waiting(celery: Celery) -> None:
+    clear_mark(celery, _WAITING)
 
 
 @cache
@@ -126,8 +134,3 @@ def _marks(broker_url: str) -> redis.Redis | None:
     """The broker's Redis, where the waiting mark lives (None for another broker: every
     request is sent)."""
     return redis.Redis.from_url(broker_url) if broker_url.startswith(("redis://", "rediss://")) else None
-
-
-def dispatch() -> None:
-    """The production dispatcher (``zdb.ratings.recalculation.dispatch.set_dispatcher``)."""
-    request(app)

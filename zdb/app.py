@@ -9,9 +9,11 @@ Around the application, pure ASGI middleware: the request's id and access log
 (``zdb.api.metrics``), rate limits (``zdb.api.rate_limits``) and the request guard — body size
 and a token for writes (``zdb.api.request_guard``).
 
-In the embedded mode (no broker) the recalculation runs in a background thread of this process
-(``EmbeddedRecalculator``), started with the application and stopped with it; in production a
-committed change sends the Celery task (``workers.tasks.dispatch``).
+Work that follows a commit goes through the outbox (``zdb.outbox``). In the embedded mode (no
+broker) its relay is a thread of this process (``RelayThread``): it wakes the recalculation's
+thread (``EmbeddedRecalculator``), runs uploaded imports in threads and sends the notifications;
+both threads start with the application and stop with it. In production a commit wakes the
+Celery relay (``workers.outbox_tasks.wake_relay``), which hands the work to the workers.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi import Depends, FastAPI
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session
 
 from zdb import __version__
 from zdb.api.docs import install_docs
@@ -45,6 +48,7 @@ from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router
 from zdb.api.routers import office as office_router
 from zdb.api.routers import reviews as reviews_router
+from zdb.api.routers import subscriptions as subscriptions_router
 from zdb.api.routers import tools as tools_router
 from zdb.api.routers import top_lists as top_lists_router
 from zdb.api.routers import tournament_states as tournament_states_router
@@ -53,10 +57,14 @@ from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.endpoints.dependencies import get_principal
 from zdb.endpoints.failed_sign_ins import FailedSignIns
-from zdb.lists.dispatch import ImportStarter, thread_starter
 from zdb.lists.lost_imports import close_lost_imports
+from zdb.lists.queue import LIST_IMPORT, run_in_thread
+from zdb.notifications.relaying import delivery_policy, relay_pass
+from zdb.outbox.models import OutboxMessage
+from zdb.outbox.relay import Handler
+from zdb.outbox.seam import clear_waker, set_waker
+from zdb.outbox.thread import RelayThread
 from zdb.portal import install_portal
-from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
 
@@ -105,6 +113,7 @@ _API_ROUTERS = (
     reviews_router.router,
     complaints_router.router,
     entry_check_router.router,
+    subscriptions_router.router,
 )
 #: the writes anyone may send: the rating simulator computes and stores nothing; a player files a
 #: complaint by his person number (limited per address: ``rate_limit_complaints``)
@@ -123,6 +132,7 @@ _TAGS = [
         "description": "Review by the responsible rating officer, and the public directory of who is responsible.",
     },
     {"name": "meta", "description": "Problem types and health."},
+    {"name": "notifications", "description": "Signed notifications to club software: subscriptions and their log."},
 ]
 
 
@@ -130,17 +140,18 @@ _TAGS = [
 _KNOWN_PARAMETERS = [Depends(refuse_unknown_parameters)]
 
 
-def _list_import_starter(settings: Settings, engine: Engine) -> ImportStarter:
-    if settings.embedded:
-        return thread_starter(engine)
+def _embedded_relay(settings: Settings, engine: Engine, recalculator: EmbeddedRecalculator) -> RelayThread:
+    """The embedded mode's relay: what each outbox message hands on, in this process."""
 
-    def send(import_id: int) -> None:
-        # Celery is loaded only in production, where a broker is configured.
-        from workers.list_tasks import import_list  # noqa: PLC0415
+    def recalculate(_session: Session, _message: OutboxMessage) -> None:
+        recalculator.wake()
 
-        import_list.delay(import_id)
+    def run_import(_session: Session, message: OutboxMessage) -> None:
+        run_in_thread(engine, int(message.payload["import"]))
 
-    return send
+    handlers: dict[str, Handler] = {"recalculate": recalculate, LIST_IMPORT: run_import}
+    policy = delivery_policy(settings)
+    return RelayThread(engine, lambda: relay_pass(engine, handlers, policy), settings.outbox_poll_seconds)
 
 
 def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
@@ -158,7 +169,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         # (a full collection over it stalls every request in flight for milliseconds).
         gc.collect()
         gc.freeze()
-        recalculator = None
+        recalculator = relay = None
         if recalculation and settings.embedded:
             # Embedded, list imports run in this process's threads: one still running at its start
             # was left by an earlier process that stopped in the middle. Its worker is lost.
@@ -166,18 +177,21 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
                 close_lost_imports(session, timedelta(0))
             recalculator = EmbeddedRecalculator(engine, settings.sweep_seconds)
             recalculator.start()
+            relay = _embedded_relay(settings, engine, recalculator)
+            relay.start()
         elif recalculation:
             # Celery is loaded only in production, where a broker is configured.
-            from workers.tasks import dispatch  # noqa: PLC0415
+            from workers.outbox_tasks import wake_relay  # noqa: PLC0415
 
-            set_dispatcher(dispatch)
+            set_waker(engine, wake_relay)
         try:
             yield
         finally:
-            if recalculator is not None:
+            if relay is not None and recalculator is not None:
+                relay.stop()
                 recalculator.stop()
             elif recalculation:
-                clear_dispatcher()
+                clear_waker(engine)
             if pool is not None:
                 app.state.read_pool = None
                 await pool.pool.close()
@@ -195,8 +209,6 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.engine = engine
     app.state.read_pool = None  # opened by the lifespan in PostgreSQL: zdb.api.read_pool
     app.state.settings = settings
-    # uploaded list imports are run where the recalculation runs (zdb.lists.dispatch)
-    app.state.start_list_import = _list_import_starter(settings, engine) if recalculation else None
     app.state.started_at = datetime.now(UTC)
     # The hot reads' routers first: a request is matched against the routes in this order.
     for router in _API_ROUTERS:

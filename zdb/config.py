@@ -47,6 +47,10 @@ def zdb_home(environ: Mapping[str, str] | None = None) -> Path:
     return home / ".local" / "share" / "zdb"
 
 
+def _on(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
 def embedded_database_url(home: Path) -> str:
     return f"sqlite:///{home / EMBEDDED_DATABASE}"
 
@@ -130,6 +134,20 @@ class Settings:
     #: who may frame the embeddable views (``/embed/…``) for club websites: a CSP frame-ancestors
     #: source list (default ``*``: any club's site; the rest of ZDB is framed by nobody)
     embed_frame_ancestors: str = "*"
+    #: the relay looks for outbox messages and due notifications at least this often, in seconds
+    #: (a commit wakes it at once; this catches a wake-up lost with a process that died)
+    outbox_poll_seconds: float = 5.0
+    #: notifications may go to plain-HTTP addresses (default: HTTPS only)
+    notifications_allow_http: bool = False
+    #: notifications may go to loopback, link-local and private addresses (default: public ones only)
+    notifications_allow_private: bool = False
+    #: a notification is retried with growing pauses for this long, then given up (its subscription paused)
+    notification_retry_hours: float = 72.0
+    #: a worker holds a delivery it sends this long; one that died lets it go when this passes. Longer
+    #: than an attempt can take (connect 5 s, read 10 s), so that a slow receiver is not sent it twice
+    notification_lease_seconds: float = 60.0
+    #: after a secret's rotation, the old secret signs too for this long (receivers switch meanwhile)
+    notification_secret_overlap_hours: float = 24.0
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -180,6 +198,12 @@ class Settings:
             web_session_hours=float(env.get("ZDB_WEB_SESSION_HOURS", "10")),
             idempotency_key_hours=float(env.get("ZDB_IDEMPOTENCY_KEY_HOURS", "24")),
             portal_list_token=env.get("ZDB_PORTAL_LIST_TOKEN", "").strip().lower() in ("1", "true", "yes", "on"),
+            outbox_poll_seconds=float(env.get("ZDB_OUTBOX_POLL_SECONDS", "5")),
+            notifications_allow_http=_on(env.get("ZDB_NOTIFICATIONS_ALLOW_HTTP", "")),
+            notifications_allow_private=_on(env.get("ZDB_NOTIFICATIONS_ALLOW_PRIVATE", "")),
+            notification_retry_hours=float(env.get("ZDB_NOTIFICATION_RETRY_HOURS", "72")),
+            notification_lease_seconds=float(env.get("ZDB_NOTIFICATION_LEASE_SECONDS", "60")),
+            notification_secret_overlap_hours=float(env.get("ZDB_NOTIFICATION_SECRET_OVERLAP_HOURS", "24")),
             embed_frame_ancestors=env.get("ZDB_EMBED_FRAME_ANCESTORS", "*").strip() or "*",
             home=home,
         )

@@ -11,7 +11,9 @@ from zdb.federations.settings import FederationSetting
 from zdb.fees.models import FeeAssessment, FeeInvoice, FeeLine, FeeSchedule
 from zdb.fide.models import FideRegistration
 from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
+from zdb.notifications.models import DeliveryAttempt, NotificationDelivery, Subscription
 from zdb.orm import Base
+from zdb.outbox.models import OutboxMessage
 from zdb.players.models import Membership, Player
 from zdb.ratings.file_stamps import FileStamp
 from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
@@ -37,6 +39,7 @@ __all__ = [
     "Complaint",
     "ComplaintLink",
     "ComplaintNote",
+    "DeliveryAttempt",
     "EditionRating",
     "Evaluation",
     "Federation",
@@ -57,6 +60,8 @@ __all__ = [
     "ListImport",
     "Membership",
     "OfficerMessage",
+    "NotificationDelivery",
+    "OutboxMessage",
     "Participation",
     "Player",
     "PlayerRating",
@@ -71,6 +76,7 @@ __all__ = [
     "RunTournament",
     "ServiceBeat",
     "StartRatingRow",
+    "Subscription",
     "TournamentFingerprint",
     "TournamentRecord",
     "TournamentState",

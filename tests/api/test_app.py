@@ -27,9 +27,11 @@ from zdb.config import Settings
 from zdb.db import database_key, engine_for
 from zdb.endpoints.dependencies import Caller, RequestSession
 from zdb.errors import ConflictError, DomainError, ValidationError, ValidationProblem
+from zdb.outbox import seam
+from zdb.outbox.models import OutboxMessage
 from zdb.rating import InvalidInputError
 from zdb.ratings.models import RecalcState
-from zdb.ratings.recalculation import dispatch, live_progress
+from zdb.ratings.recalculation import live_progress
 from zdb.ratings.recalculation.dirty import mark_dirty
 from zdb.ratings.recalculation.replay import LOCK_KEY
 
@@ -61,7 +63,12 @@ def _audit_count(url: str) -> int:
         return connection.execute(select(func.count()).select_from(AuditEntry)).scalar_one()
 
 
-def test_a_request_commits_once_and_dispatches_after_the_commit(database_url: str) -> None:
+def _outbox_kinds(url: str) -> list[str]:
+    with engine_for(url).connect() as connection:
+        return list(connection.execute(select(OutboxMessage.kind).order_by(OutboxMessage.id)).scalars())
+
+
+def test_a_request_commits_once_and_wakes_the_relay_after_the_commit(database_url: str) -> None:
     client = _probe_app(database_url)
     seen: list[int] = []
 
@@ -69,16 +76,18 @@ def test_a_request_commits_once_and_dispatches_after_the_commit(database_url: st
         with engine_for(database_url).connect() as connection:
             seen.append(connection.execute(select(RecalcState.generation)).scalar_one())
 
-    dispatch.set_dispatcher(dispatcher)
+    seam.set_waker(engine_for(database_url), dispatcher)
     try:
         assert client.post("/api/v1/probe").json() == {"ok": True}
-        assert seen == [1]  # the change was committed when the recalculation was asked for
+        assert seen == [1]  # the change was committed when the relay was woken
         assert _audit_count(database_url) == 1
+        assert _outbox_kinds(database_url) == ["recalculate"]  # the request, committed with the change
         refused = client.post("/api/v1/probe", params={"fail": True})
         assert refused.status_code == 409 and refused.json()["detail"] == "refused after writing"
-        assert seen == [1] and _audit_count(database_url) == 1  # rolled back, nothing dispatched
+        assert seen == [1] and _audit_count(database_url) == 1  # rolled back, nobody woken
+        assert _outbox_kinds(database_url) == ["recalculate"]  # and its outbox message rolled back with it
     finally:
-        dispatch.clear_dispatcher()
+        seam.clear_waker(engine_for(database_url))
 
 
 def test_a_bug_is_logged_and_answered_without_internals(sqlite_url: str, caplog: pytest.LogCaptureFixture) -> None:
@@ -205,16 +214,17 @@ def test_the_embedded_recalculation_runs_with_the_application(database_url: str)
         status = client.get("/api/v1/recalculation").json()
         assert status["state"] == "idle" and status["last_run"]["evaluated"] == len(REPLAY["expected"]["reports"])
         assert client.get("/api/v1/ratings/top").json()["total"] == len(REPLAY["expected"]["final_states"])
-    assert dispatch._dispatcher is None  # stopped with the application
+    assert database_key(engine_for(database_url)) not in seam._wakers  # stopped with the application
 
 
-def test_production_sends_the_celery_task(sqlite_url: str, redis_url: str) -> None:
-    from workers.tasks import dispatch as celery_dispatch
+def test_production_wakes_the_celery_relay(sqlite_url: str, redis_url: str) -> None:
+    from workers.outbox_tasks import wake_relay
 
     app = create_app(Settings(database_url=sqlite_url, broker_url=redis_url))
+    key = database_key(engine_for(sqlite_url))
     with TestClient(app):
-        assert dispatch._dispatcher is celery_dispatch
-    assert dispatch._dispatcher is None
+        assert seam._wakers[key] is wake_relay
+    assert key not in seam._wakers
 
 
 def test_the_application_from_the_environment(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

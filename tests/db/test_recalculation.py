@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import ProgrammingError
 from sqlalchemy.orm import Session
 
@@ -25,6 +26,9 @@ from tests.db.scenario import (
 )
 from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
+from zdb.outbox.models import OutboxMessage
+from zdb.outbox.relay import Handler, relay_due
+from zdb.outbox.thread import RelayThread
 from zdb.rating.replay import INCREMENTAL_WINDOW
 from zdb.ratings.models import PlayerRating, RecalcState
 from zdb.ratings.queries import recalc_status
@@ -371,13 +375,30 @@ def test_a_run_shows_its_progress_while_it_runs(database_url: str) -> None:
 
 
 def test_embedded_mode_recalculates_in_a_background_thread(sqlite_url: str) -> None:
-    runner = EmbeddedRecalculator(engine_for(sqlite_url), sweep_seconds=0.2)
+    engine = engine_for(sqlite_url)
+    runner = EmbeddedRecalculator(engine, sweep_seconds=60)  # woken by the outbox's relay, not the sweep
+    handlers: dict[str, Handler] = {"recalculate": lambda _s, _m: runner.wake(), "rating.run": lambda _s, _m: None}
+    relay = RelayThread(engine, lambda: relay_due(engine, handlers).done > 0, poll_seconds=0.1)
     runner.start()
+    relay.start()
     try:
-        submit(sqlite_url, _document(REPLAY["events"], REPLAY["initial_states"]))  # wakes the thread
-        assert runner.wait_idle(60)
-        assert is_clean(sqlite_url)
+        submit(sqlite_url, _document(REPLAY["events"], REPLAY["initial_states"]))  # the request is in the outbox
+        deadline = time.monotonic() + 60
+        while (_outbox_waiting(sqlite_url) or not is_clean(sqlite_url)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert runner.wait_idle(60)  # the relay woke the thread, and its run is over
+        assert is_clean(sqlite_url) and _outbox_waiting(sqlite_url) == 0
         assert_export_equals(exported(sqlite_url), REPLAY["expected"])
     finally:
+        relay.stop()
         runner.stop()
     assert differences(sqlite_url) == []
+
+
+def _outbox_waiting(url: str) -> int:
+    with engine_for(url).connect() as connection:
+        return int(
+            connection.execute(
+                select(func.count()).select_from(OutboxMessage).where(OutboxMessage.done_at.is_(None))
+            ).scalar_one()
+        )

@@ -13,6 +13,7 @@
   running, done, refused, failed), read from the database at each scrape;
 * ``zdb_sweep_last_run_timestamp_seconds``, ``zdb_sweep_age_seconds`` — when beat's sweep last
   ran (``zdb.service_beats``), read from the database; absent before its first run;
+* the outbox's and the notifications' (``zdb.api.notification_metrics``);
 * ``zdb_broker_queue_length`` — messages waiting in the worker's queue (a Redis broker only;
   absent in the embedded mode, which has no queue).
 
@@ -40,6 +41,7 @@ from starlette.responses import Response
 from starlette.routing import compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from zdb.api.notification_metrics import NotificationMetrics
 from zdb.config import WORKER_QUEUE
 from zdb.db import unit_of_work
 from zdb.lists.queries import import_counts
@@ -136,6 +138,7 @@ class Metrics:
             "zdb_submissions_total", "tournaments accepted", ["format", "kind"], registry=self.registry
         )
         self.registry.register(_Recalculation(engine))
+        self.registry.register(NotificationMetrics(engine))
         if broker_url is not None and broker_url.startswith(("redis://", "rediss://")):
             self.registry.register(_BrokerQueue(broker_url, WORKER_QUEUE))
 

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import ConflictError, ValidationError, ValidationProblem
 from zdb.messages import Message
+from zdb.outbox.seam import enqueue
 from zdb.players.models import Player
 from zdb.ratings.models import HistoryRow, InitialState
 from zdb.ratings.recalculation.state import dirty_since
@@ -79,6 +80,8 @@ def publish_edition(session: Session, on: date, *, name: str | None, by: str, to
     edition = ListEdition(name=name, as_of=on, published_by=by)
     session.add(edition)
     session.flush()
+    # the subscribers hear of it once this commits (zdb.notifications.fanout)
+    enqueue(session, "edition.published", {"edition": edition.id, "name": name, "as_of": on.isoformat()})
     rows = ratings_as_of(on).subquery()
     session.execute(
         insert(EditionRating).from_select(

@@ -22,10 +22,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
-from zdb.db import after_commit
 from zdb.errors import DomainError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Club, Federation
 from zdb.messages import Message
+from zdb.outbox.models import OutboxMessage
+from zdb.outbox.seam import enqueue
 from zdb.reviews.models import OfficerMessage
 from zdb.reviews.rules import officer_prefixes, responsible_officer
 from zdb.reviews.schemas import ContactIn, DirectoryEntryOut, DirectoryOut, OfficerMessageOut
@@ -38,8 +39,13 @@ __all__ = [
     "federation_entry",
     "officer_messages",
     "send_message",
+    "OFFICER_MAIL",
+    "mail_officer_message",
     "set_mail_sender",
 ]
+
+#: the outbox's kind for a contact message to be sent on by mail
+OFFICER_MAIL = "officer_message.mail"
 
 _log = logging.getLogger(__name__)
 
@@ -61,16 +67,16 @@ def set_mail_sender(sender: Callable[[int], None] | None) -> None:
     _mail_sender = sender
 
 
-def _send_on(message_id: int) -> Callable[[], None]:
-    def send() -> None:
-        if _mail_sender is None:
-            return
-        try:
-            _mail_sender(message_id)
-        except Exception:  # the message is stored and shown to the officer: nothing is lost
-            _log.exception("could not send message %s on by mail", message_id)
-
-    return send
+def mail_officer_message(_session: Session, message: OutboxMessage) -> None:
+    """The outbox's consumer of ``OFFICER_MAIL``: the stored message sent on by the registered
+    sender (at least once: a sender must bear a repeat, as mail does)."""
+    message_id = int(message.payload["message"])
+    if _mail_sender is None:
+        return
+    try:
+        _mail_sender(message_id)
+    except Exception:  # the message is stored and shown to the officer: nothing is lost
+        _log.exception("could not send message %s on by mail", message_id)
 
 
 def _entry(session: Session, prefix: str, name: str, club: str | None) -> DirectoryEntryOut:
@@ -150,7 +156,8 @@ def send_message(
     )
     session.add(stored)
     session.flush()
-    after_commit(session, _send_on(stored.id), key=f"officer message {stored.id}")
+    # sent on after the commit, through the outbox (a process dying after the commit loses nothing)
+    enqueue(session, OFFICER_MAIL, {"message": stored.id})
     return stored, entry
 
 

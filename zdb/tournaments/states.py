@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError
 from zdb.messages import Message
+from zdb.outbox.seam import enqueue
 from zdb.ratings.recalculation.impact import RunRecord, RunTournament
 from zdb.tournaments.models import TournamentRecord, TournamentState
 
@@ -55,12 +56,11 @@ def record_state(
     version: int | None = None,
     at: datetime | None = None,
 ) -> None:
-    session.add(
-        TournamentState(
-            tournament_id=tournament_id, state=state, version=version, at=at or datetime.now(UTC), by=by, why=why
-        )
-    )
-    session.flush()
+    moment = at or datetime.now(UTC)
+    session.add(TournamentState(tournament_id=tournament_id, state=state, version=version, at=moment, by=by, why=why))
+    # the subscribers hear of it once this commits (zdb.notifications.fanout)
+    payload = {"tournament": tournament_id, "state": state, "version": version, "at": moment.isoformat()}
+    enqueue(session, "tournament.state", payload)
 
 
 def _aware(moment: datetime) -> datetime:

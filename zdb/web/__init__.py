@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 
 from zdb.web.routes import (
     calendar,
+    club_notifications,
     clubs,
     directory,
     complaints,
@@ -65,6 +66,7 @@ def install_web(app: FastAPI) -> None:
         referee_reviews,
         staff_lists,
         staff_portal_clients,
+        club_notifications,
         staff_persons,
         staff_memberships,
         staff_clubs,

@@ -39,6 +39,7 @@ _MESSAGE_SOURCES = (
     "endpoints",
     "reviews",
     "complaints",
+    "notifications",
 )
 _METHODS = [("templates/**.html", "jinja2.ext:babel_extract"), ("**.py", "python")]
 _OPTIONS = {

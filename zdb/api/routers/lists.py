@@ -1,9 +1,9 @@
 """The staff's endpoints for a federation's rating list and FIDE's: upload it (a dry run shows
 the difference, a real run applies it) and follow the import.
 
-Thin: the upload is stored as an import waiting for the worker (``zdb.lists.models``), the
-request's unit of work commits, and only then is the worker asked to run it
-(``zdb.lists.dispatch``, as a background task of the response). The worker's answer is the
+Thin: the upload is stored as an import waiting for the worker (``zdb.lists.models``), with a
+message in the outbox in the same transaction (``zdb.lists.queue``); the relay asks the worker to
+run it once the request's unit of work has committed. The worker's answer is the
 difference (``zdb.lists.difference``), read with ``GET /lists/imports/{id}`` like the
 recalculation's status. Admin only.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, BackgroundTasks, File, Form, Path, Request, UploadFile
+from fastapi import APIRouter, File, Form, Path, Request, UploadFile
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
@@ -25,10 +25,10 @@ from zdb.common.utc import UtcDateTime
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
-from zdb.lists.dispatch import start_list_import
 from zdb.lists.lost_imports import rerun_import
 from zdb.lists.models import ListImport
 from zdb.lists.queries import import_page
+from zdb.lists.queue import queue_list_import
 
 __all__ = ["router"]
 
@@ -135,7 +135,6 @@ def upload_list(
     request: Request,
     session: RequestSession,
     caller: Caller,
-    background: BackgroundTasks,
     file: Annotated[UploadFile, File(description="the rating-list ZIP")],
     list_date: Annotated[date | None, Form(description="the list's date (default: the ZIP's own)")] = None,
     encoding: Annotated[Literal["utf-8", "cp1252", "latin-1"] | None, Form()] = None,
@@ -146,14 +145,13 @@ def upload_list(
     data, name = _payload(file, "list.zip")
     record = ListImport(kind="list", file_name=name, list_date=list_date, encoding=encoding, payload=data)
     record.dry_run, record.skip_problems = dry_run, skip_problems
-    return _store(request, session, caller, background, record)
+    return _store(request, session, caller, record)
 
 
 def _store(
     request: Request,
     session: Session,
     caller: Principal,
-    background: BackgroundTasks,
     record: ListImport,
 ) -> JSONResponse:
     """Store the upload as an import waiting for the worker, who is asked after the commit."""
@@ -164,7 +162,7 @@ def _store(
     session.refresh(record)
     action = "fide.upload" if record.kind == "fide" else "list.upload"
     record_write(session, caller, action, f"import {record.id}", {"file": record.file_name, "dry_run": record.dry_run})
-    background.add_task(start_list_import, request.app.state.start_list_import, record.id)
+    queue_list_import(session, record.id)
     location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
     return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})
 
@@ -196,7 +194,6 @@ def upload_fide_list(
     request: Request,
     session: RequestSession,
     caller: Caller,
-    background: BackgroundTasks,
     file: Annotated[UploadFile, File(description="FIDE's list: .txt, .xml, or a ZIP of one")],
     edition: Annotated[date | None, Form(description="the edition's date (default: the first of the month)")] = None,
     dry_run: Annotated[bool, Form()] = False,
@@ -206,7 +203,7 @@ def upload_fide_list(
     data, name = _payload(file, "players_list_foa.txt")
     record = ListImport(kind="fide", file_name=name, list_date=edition, payload=data)
     record.dry_run, record.skip_problems = dry_run, skip_problems
-    return _store(request, session, caller, background, record)
+    return _store(request, session, caller, record)
 
 
 @router.get(
@@ -257,13 +254,12 @@ def rerun_list_import(
     request: Request,
     session: RequestSession,
     caller: Caller,
-    background: BackgroundTasks,
     import_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
 ) -> JSONResponse:
     caller.require("admin")
     record = rerun_import(session, import_id)
     action = "fide.rerun" if record.kind == "fide" else "list.rerun"
     record_write(session, caller, action, f"import {record.id}", {"file": record.file_name})
-    background.add_task(start_list_import, request.app.state.start_list_import, record.id)
+    queue_list_import(session, record.id)
     location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
     return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})

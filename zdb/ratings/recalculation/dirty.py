@@ -1,6 +1,7 @@
 """Marking the time line dirty: every change to it (a submission, a correction, a withdrawal,
 a start rating) moves the dirty position back to its place and bumps the generation, in the
-submitter's transaction. The unit of work dispatches a recalculation after it commits."""
+submitter's transaction, with the request for a run written into the outbox (``zdb.outbox``) in the
+same transaction: a change is never committed without it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
-from zdb.db import after_commit
+from zdb.outbox.seam import enqueue
 from zdb.rating import OrderKey
-from zdb.ratings.recalculation.dispatch import request_recalculation
 from zdb.ratings.recalculation.state import dirty_position, locked_state
 
 __all__ = ["mark_dirty"]
@@ -31,5 +31,5 @@ def mark_dirty(session: Session, keys: Iterable[OrderKey]) -> int | None:
         state.dirty_date, state.dirty_phase, state.dirty_text, state.dirty_id = position
     state.generation += 1
     session.flush()
-    after_commit(session, request_recalculation)
+    enqueue(session, "recalculate", {"generation": state.generation})
     return state.generation

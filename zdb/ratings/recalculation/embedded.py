@@ -1,5 +1,5 @@
 """The embedded mode's recalculation: a background thread of the serving process instead of
-a Celery worker. It wakes when a change is committed (the dispatcher) and at least every
+a Celery worker. It wakes when the outbox's relay hands it a change's request (``wake``) and at least every
 ``sweep_seconds`` (the sweeper's job), and runs until the dirty position is clear."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ import threading
 
 from sqlalchemy import Engine
 
-from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.recalculation.runner import run_recalculation
 from zdb.ratings.recalculation.state import is_dirty
 
@@ -28,12 +27,10 @@ class EmbeddedRecalculator:
         self._thread = threading.Thread(target=self._loop, name="zdb-recalc", daemon=True)
 
     def start(self) -> None:
-        set_dispatcher(self.wake)
         self._thread.start()
         self.wake()
 
     def stop(self, timeout: float = 30.0) -> None:
-        clear_dispatcher()
         self._stop.set()
         self._wake.set()
         self._thread.join(timeout)

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from zdb.bulk import copy_rows, stream_rows
 from zdb.orm import Base
+from zdb.outbox.seam import enqueue
 from zdb.rating import PlayerState
 from zdb.ratings.models import PlayerRating
 
@@ -113,4 +114,6 @@ def record_impact(
         ("run_id", "player_pkz", "old_rating", "old_index", "new_rating", "new_index"),
         ((run.id, pkz, *old, *new) for pkz, old, new in changes),
     )
+    # the subscribers hear of it once the run commits (zdb.notifications.fanout): one small message a run
+    enqueue(session, "rating.run", {"run": run.id})
     return run

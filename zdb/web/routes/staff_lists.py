@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import BackgroundTasks, File, Form, Path, Query, Request, UploadFile
+from fastapi import File, Form, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 
@@ -20,9 +20,9 @@ from zdb.auth.service import record_write
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
 from zdb.lists.difference import KINDS
-from zdb.lists.dispatch import start_list_import
 from zdb.lists.lost_imports import rerun_import
 from zdb.lists.models import ListImport
+from zdb.lists.queue import queue_list_import
 from zdb.messages import Message
 from zdb.web.i18n import mark
 from zdb.web.list_problem_texts import shown_samples, shown_texts
@@ -67,10 +67,6 @@ PROBLEMS_PER_PAGE = 50
 WARNINGS_SHOWN = 200
 
 
-def _queue(request: Request, background: BackgroundTasks, import_id: int) -> None:
-    background.add_task(start_list_import, request.app.state.start_list_import, import_id)
-
-
 @router.get("/staff/lists", response_class=HTMLResponse)
 def lists_page(request: Request, session: RequestSession) -> HTMLResponse:
     admin(request, session)
@@ -82,7 +78,6 @@ def lists_page(request: Request, session: RequestSession) -> HTMLResponse:
 def upload(
     request: Request,
     session: RequestSession,
-    background: BackgroundTasks,
     *,
     file: Annotated[UploadFile, File()],
     list_date: Annotated[str, Form(max_length=10)] = "",
@@ -102,7 +97,7 @@ def upload(
     session.add(record)
     session.flush()
     record_write(session, caller, "list.upload", f"import {record.id}", {"file": name, "dry_run": record.dry_run})
-    _queue(request, background, record.id)
+    queue_list_import(session, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
 
 
@@ -167,9 +162,7 @@ def _stored_problem(stored: dict[str, Any]) -> ValidationProblem:
 
 
 @router.post("/staff/lists/{import_id}/apply")
-def apply_import(
-    request: Request, session: RequestSession, background: BackgroundTasks, import_id: ImportId
-) -> RedirectResponse:
+def apply_import(request: Request, session: RequestSession, import_id: ImportId) -> RedirectResponse:
     """Apply the very file whose dry run was shown."""
     require_same_origin(request)
     caller = admin(request, session)
@@ -189,19 +182,17 @@ def apply_import(
     session.add(record)
     session.flush()
     record_write(session, caller, "list.apply", f"import {record.id}", {"dry_run": import_id})
-    _queue(request, background, record.id)
+    queue_list_import(session, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
 
 
 @router.post("/staff/lists/{import_id}/rerun")
-def rerun(
-    request: Request, session: RequestSession, background: BackgroundTasks, import_id: ImportId
-) -> RedirectResponse:
+def rerun(request: Request, session: RequestSession, import_id: ImportId) -> RedirectResponse:
     """Run a failed import again with its kept file (``zdb.lists.lost_imports``)."""
     require_same_origin(request)
     caller = admin(request, session)
     record = rerun_import(session, import_id)
     action = "fide.rerun" if record.kind == "fide" else "list.rerun"
     record_write(session, caller, action, f"import {record.id}", {"file": record.file_name})
-    _queue(request, background, record.id)
+    queue_list_import(session, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
