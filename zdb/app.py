@@ -26,6 +26,7 @@ from sqlalchemy import Engine
 
 from zdb import __version__
 from zdb.api.docs import install_docs
+from zdb.api.http_caching import CachePolicy, HttpCaching
 from zdb.api.known_parameters import refuse_unknown_parameters
 from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware
 from zdb.api.openapi import install_openapi
@@ -55,6 +56,7 @@ from zdb.portal import install_portal
 from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
+from zdb.web.referee_session import SESSION_COOKIE
 
 __all__ = ["API_PREFIX", "app_from_environment", "create_app"]
 
@@ -214,6 +216,14 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
     app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the refusals too
+    # what a shared cache may keep, on every answer, refusals included (never kept)
+    policy = CachePolicy(
+        live_max_age=settings.cache_max_age,
+        stale_while_revalidate=settings.cache_stale_seconds,
+        edition_max_age=settings.edition_max_age,
+        session_cookie=SESSION_COOKIE,
+    )
+    app.add_middleware(HttpCaching, policy=policy)
     app.add_middleware(SecurityHeaders, hsts=settings.behind_tls)  # on every answer, refusals included
     app.add_middleware(RequestLog)  # outermost: every log record of a request carries its id
     return app
