@@ -33,6 +33,8 @@ from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
+from zdb.api.replica_status import ReplicaLag
+from zdb.api.replica_status import router as replica_status_router
 from zdb.api.request_guard import RequestGuard, token_check, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs, configure_text_logs
 from zdb.api.routers import announcements as announcements_router
@@ -47,7 +49,8 @@ from zdb.api.routers import top_lists as top_lists_router
 from zdb.api.routers import tournament_states as tournament_states_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
-from zdb.db import engine_for, unit_of_work
+from zdb.db import engine_for, is_postgres, unit_of_work
+from zdb.db_routing import Replicas
 from zdb.endpoints.dependencies import get_principal
 from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.lists.dispatch import ImportStarter, thread_starter
@@ -89,6 +92,7 @@ _API_ROUTERS = (
     auth.router,
     meta.router,
     health.router,
+    replica_status_router,
     submissions.router,
     files_router.router,
     tools_router.router,
@@ -135,6 +139,15 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     """The application for ``settings``. ``recalculation=False`` leaves the recalculation to the
     caller (tests drive it themselves)."""
     engine = engine_for(settings.database_url)
+    # streaming replicas for the reads that may lag (PostgreSQL only: zdb.db_routing)
+    replicas = None
+    if settings.replica_urls and is_postgres(engine):
+        replicas = Replicas.from_urls(
+            settings.replica_urls,
+            max_lag=settings.replica_max_lag_seconds,
+            every=settings.replica_check_seconds,
+            session_cookie=SESSION_COOKIE,
+        )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -146,6 +159,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         # (a full collection over it stalls every request in flight for milliseconds).
         gc.collect()
         gc.freeze()
+        if replicas is not None:
+            replicas.start()  # measured now, then every replica_check_seconds
         recalculator = None
         if recalculation and settings.embedded:
             # Embedded, list imports run in this process's threads: one still running at its start
@@ -169,6 +184,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
             if pool is not None:
                 app.state.read_pool = None
                 await pool.pool.close()
+            if replicas is not None:
+                replicas.stop()
 
     app = FastAPI(
         title="ZDB: the DWZ rating database",
@@ -183,6 +200,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.engine = engine
     app.state.read_pool = None  # opened by the lifespan in PostgreSQL: zdb.api.read_pool
     app.state.settings = settings
+    app.state.replicas = replicas  # None: every read from the primary
     # uploaded list imports are run where the recalculation runs (zdb.lists.dispatch)
     app.state.start_list_import = _list_import_starter(settings, engine) if recalculation else None
     app.state.started_at = datetime.now(UTC)
@@ -196,6 +214,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_docs(app, f"{API_PREFIX}/docs", f"{API_PREFIX}/openapi.json")
     metrics = Metrics(engine, settings.broker_url)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
+    if replicas is not None:
+        metrics.registry.register(ReplicaLag(replicas))
     # Each middleware added wraps the ones before it: a request passes them from the last to
     # the first, before the body is read.
     # Every write of the API that depends on the caller needs a token, the public simulator aside.
