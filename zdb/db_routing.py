@@ -19,8 +19,9 @@ process: the time since the last transaction it replayed, 0 when it has replayed
 received. A replica further behind than ``replica_max_lag_seconds``, or that does not answer
 within ``_CONNECT_SECONDS``, is skipped until a later measurement finds it caught up; its reads
 go to the other replicas, or to the primary. So a replica lost is skipped within
-``replica_check_seconds + _CONNECT_SECONDS``; a request that meets it in that window is
-answered with an error (and the replica is skipped at once: ``mark_down``).
+``replica_check_seconds + _CONNECT_SECONDS``. A request that meets it in that window finds it
+gone as it connects, skips it at once (``mark_down``) and reads the primary; only a replica lost
+in the middle of a statement fails that request (a 503, as any database out of reach).
 
 The embedded mode (SQLite) and a service without replicas never build any of this.
 """

@@ -62,9 +62,21 @@ def mark_refused(request: Request) -> None:
     setattr(request.state, _REFUSED, True)
 
 
+def _connects(engine: Engine) -> bool:
+    try:
+        with engine.connect():
+            return True
+    except OperationalError:
+        return False
+
+
 def get_session(request: Request) -> Iterator[Session]:
     # a public read may come from a streaming replica (zdb.db_routing); everything else, the primary
     engine = reading_engine(request)
+    if engine is not request.app.state.engine and not _connects(engine):
+        # the replica went away since its last measurement: skipped from now on, read from the primary
+        replica_failed(request, engine)
+        engine = request.app.state.engine
     try:
         with unit_of_work(engine) as session:
             yield session
