@@ -77,7 +77,9 @@ fields (the full birth date, which is never public; the birth year is).
 **Answers.** Lists take `limit` and `offset` and give `total`. Absent values are `null`,
 never left out and never 0. Every GET answer carries an `ETag` and `Last-Modified`; send
 the tag back as `If-None-Match` (or the time as `If-Modified-Since`) and an unchanged answer is a
-bodiless 304. An unknown query parameter is a 400, never ignored.
+bodiless 304. `Cache-Control` says what a shared cache may keep: a public answer for seconds, a
+published edition for a day, an answer to a token never. An unknown query parameter is a 400,
+never ignored.
 
 **Errors** are RFC 9457 problem documents (`application/problem+json`) whose `errors`
 name each wrong field or line.

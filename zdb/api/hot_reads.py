@@ -97,8 +97,9 @@ async def _fetch_on_pool(
 
 
 async def fetch(request: Request, statements: Sequence[Statement], params: Mapping[str, Any]) -> list[Rows]:
-    """The rows of each statement: on the read pool when the application has one for this loop,
-    otherwise in a unit of work in the threadpool."""
+    """The rows of each statement: a public read on a streaming replica when one is in use
+    (``zdb.db_routing``; in a unit of work in the threadpool), else on the read pool when the
+    application has one for this loop, otherwise in a unit of work in the threadpool."""
     engine = reading_engine(request)
     pool: ReadPool | None = request.app.state.read_pool
     if engine is not request.app.state.engine:  # a replica's (zdb.db_routing): its sessions

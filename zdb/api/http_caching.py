@@ -151,7 +151,8 @@ class HttpCaching:
                 )
             )
             _vary(headers, "Authorization") if path.startswith("/api/") else _vary(headers, "Authorization", "Cookie")
-            return method == "GET" and status == 200 and "etag" not in headers
+            streamed = headers.get("content-type", "").startswith("text/event-stream")  # never held back
+            return method == "GET" and status == 200 and "etag" not in headers and not streamed
 
         async def tagged(message: Message) -> None:
             nonlocal size
