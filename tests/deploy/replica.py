@@ -10,6 +10,7 @@ the primary refuses, the replica's tests are skipped, unless ``ZDB_TEST_REPLICA_
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -24,6 +25,9 @@ from sqlalchemy.engine import make_url
 from tests.deploy.services import free_port, wait
 
 __all__ = ["Replica", "binaries"]
+
+#: the replication slots of the tests' replicas
+_SLOT_PREFIX = "zdb_test_replica_"
 
 
 def binaries() -> Path | None:
@@ -55,10 +59,27 @@ class Replica:
         self.folder = Path(tempfile.mkdtemp(prefix="zdb-replica-"))
         self.data = self.folder / "data"
         self.port = free_port()
+        self.slot = f"{_SLOT_PREFIX}{self.port}_{os.getpid()}"
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres", "postgres")
 
+    def _primary(self) -> psycopg.Connection:  # type: ignore[type-arg]
+        return psycopg.connect(
+            host=self.primary_host, port=self.primary_port, user=self.user, dbname="postgres", autocommit=True
+        )
+
+    def _drop_slots(self, *, only_this: bool) -> None:
+        """This replica's slot, or every inactive one an earlier run left behind (a slot no
+        replica reads keeps the primary's WAL for ever)."""
+        with self._primary() as connection:
+            connection.execute(
+                "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots "
+                "WHERE NOT active AND slot_name LIKE %s",
+                (self.slot if only_this else f"{_SLOT_PREFIX}%",),
+            )
+
     def make(self) -> None:
+        self._drop_slots(only_this=False)
         copied = subprocess.run(
             _as_postgres(
                 [
@@ -72,6 +93,9 @@ class Replica:
                     "-D",
                     str(self.data),
                     "-R",  # standby.signal and primary_conninfo: it follows the primary
+                    "-C",  # a replication slot: the primary keeps the WAL until the replica has it
+                    "-S",
+                    self.slot,
                     "-X",
                     "stream",
                     "-c",
@@ -118,6 +142,13 @@ class Replica:
     def remove(self) -> None:
         self.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
+        with contextlib.suppress(psycopg.Error):
+            self._drop_slots(only_this=True)
+
+    def log(self) -> str:
+        """The end of the replica's server log (where a wait for it timed out)."""
+        path = self.folder / "log"
+        return path.read_text(errors="replace")[-3000:] if path.exists() else ""
 
     def url(self, database: str) -> str:
         return f"postgresql+psycopg://{self.user}@127.0.0.1:{self.port}/{database}"
@@ -143,7 +174,11 @@ class Replica:
 
     def has(self, database: str) -> None:
         """Wait until a database made on the primary is there."""
-        wait(lambda: self.answers(database), 30, f"the database {database} on the replica")
+        try:
+            wait(lambda: self.answers(database), 120, f"the database {database} on the replica")
+        except pytest.fail.Exception:
+            print(self.log())
+            raise
 
     def pause(self) -> None:
         with self._connect() as connection:
@@ -162,4 +197,4 @@ class Replica:
             connection.execute("CREATE TEMPORARY TABLE settle (x int)")
             connection.execute("SELECT txid_current()")
         time.sleep(0.05)
-        wait(self.caught_up, 30, "the replica to catch up")
+        wait(self.caught_up, 120, "the replica to catch up")

@@ -157,6 +157,41 @@ def test_a_replica_lost_between_two_measurements_fails_no_read(routed: Routed) -
         routed.replica.start()
 
 
+#: the public's reads at every door, each answered from the replica (a replica is read-only: a
+#: read that wrote would fail there)
+PUBLIC_READS = [
+    "/api/v1/players/{A}",
+    "/api/v1/players?name=Mueller",
+    "/api/v1/clubs/C0327",
+    "/api/v1/clubs/C0327/ratings",
+    "/api/v1/clubs/C0327/ratings?at=2026-09-30",
+    "/api/v1/federations",
+    "/api/v1/tournaments",
+    "/api/v1/editions",
+    "/",
+    "/players/{A}",
+    "/clubs/C0327",
+    "/federations",
+    "/calendar",
+    "/search/results?q=Mueller",
+    "/embed/players/{A}/latest",
+    "/dsbwertungsportal/rs/dwz/dwzliste/persons",
+    "/dsbwertungsportal/rs/dwz/dwzliste/clubs",
+    "/php/dewis/verein.php?zps=C0327",
+    "/php/dewis/spieler.php?pkz={A}",
+]
+
+
+def test_every_public_read_is_answered_from_the_replica(routed: Routed) -> None:
+    routed.replica.pause()
+    routed.rename(NEW)
+    for path in PUBLIC_READS:
+        answer = routed.client.get(path.format(A=routed.world.pkz["A"]))
+        assert answer.status_code == 200, (path, answer.text[:300])
+        assert NEW not in answer.text, path  # the replica's data: the change is not replayed there
+    assert routed.usable()  # and no read found it failing
+
+
 def test_without_replicas_every_read_is_the_primary_s(routed: Routed) -> None:
     app = create_app(Settings(database_url=routed.world.url), recalculation=False)
     assert app.state.replicas is None

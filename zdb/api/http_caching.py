@@ -150,7 +150,10 @@ class HttpCaching:
                     sets_cookie="set-cookie" in headers,
                 )
             )
-            _vary(headers, "Authorization") if path.startswith("/api/") else _vary(headers, "Authorization", "Cookie")
+            if path.startswith("/api/"):
+                _vary(headers, "Authorization")
+            else:  # the pages: their language may come from a cookie
+                _vary(headers, "Authorization", "Cookie")
             streamed = headers.get("content-type", "").startswith("text/event-stream")  # never held back
             return method == "GET" and status == 200 and "etag" not in headers and not streamed
 
