@@ -107,6 +107,7 @@ def test_refusals_are_never_kept(proxied: Proxied) -> None:
         for _ in range(2):
             answer = proxied.get(path)
             assert answer.headers["x-cache-status"] != "HIT", path
+    assert proxied.get("/metrics").status_code == 404  # the internal network's, never the proxy's
     wrong = proxied.get("/api/v1/players/1", Authorization="Bearer nonsense")
     assert wrong.status_code == 401 and wrong.headers["x-cache-status"] == "BYPASS"
 
