@@ -29,12 +29,15 @@ from sqlalchemy.orm import Session
 
 from zdb import __version__
 from zdb.api.docs import install_docs
+from zdb.api.http_caching import CachePolicy, HttpCaching
 from zdb.api.known_parameters import refuse_unknown_parameters
 from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
 from zdb.api.read_pool import open_read_pool
+from zdb.api.replica_status import ReplicaLag
+from zdb.api.replica_status import router as replica_status_router
 from zdb.api.request_guard import RequestGuard, token_check, token_routes
 from zdb.api.request_log import RequestLog, configure_json_logs, configure_text_logs
 from zdb.api.routers import announcements as announcements_router
@@ -54,7 +57,8 @@ from zdb.api.routers import top_lists as top_lists_router
 from zdb.api.routers import tournament_states as tournament_states_router
 from zdb.api.security_headers import SecurityHeaders
 from zdb.config import Settings
-from zdb.db import engine_for, unit_of_work
+from zdb.db import engine_for, is_postgres, unit_of_work
+from zdb.db_routing import Replicas
 from zdb.endpoints.dependencies import get_principal
 from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.lists.lost_imports import close_lost_imports
@@ -67,6 +71,7 @@ from zdb.outbox.thread import RelayThread
 from zdb.portal import install_portal
 from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
+from zdb.web.referee_session import SESSION_COOKIE
 
 __all__ = ["API_PREFIX", "app_from_environment", "create_app"]
 
@@ -84,7 +89,9 @@ fields (the full birth date, which is never public; the birth year is).
 **Answers.** Lists take `limit` and `offset` and give `total`. Absent values are `null`,
 never left out and never 0. Every GET answer carries an `ETag` and `Last-Modified`; send
 the tag back as `If-None-Match` (or the time as `If-Modified-Since`) and an unchanged answer is a
-bodiless 304. An unknown query parameter is a 400, never ignored.
+bodiless 304. `Cache-Control` says what a shared cache may keep: a public answer for seconds, a
+published edition for a day, an answer to a token never. An unknown query parameter is a 400,
+never ignored.
 
 **Errors** are RFC 9457 problem documents (`application/problem+json`) whose `errors`
 name each wrong field or line.
@@ -99,6 +106,7 @@ _API_ROUTERS = (
     auth.router,
     meta.router,
     health.router,
+    replica_status_router,
     submissions.router,
     files_router.router,
     tools_router.router,
@@ -158,6 +166,15 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     """The application for ``settings``. ``recalculation=False`` leaves the recalculation to the
     caller (tests drive it themselves)."""
     engine = engine_for(settings.database_url)
+    # streaming replicas for the reads that may lag (PostgreSQL only: zdb.db_routing)
+    replicas = None
+    if settings.replica_urls and is_postgres(engine):
+        replicas = Replicas.from_urls(
+            settings.replica_urls,
+            max_lag=settings.replica_max_lag_seconds,
+            every=settings.replica_check_seconds,
+            session_cookie=SESSION_COOKIE,
+        )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -169,6 +186,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
         # (a full collection over it stalls every request in flight for milliseconds).
         gc.collect()
         gc.freeze()
+        if replicas is not None:
+            replicas.start()  # measured now, then every replica_check_seconds
         recalculator = relay = None
         if recalculation and settings.embedded:
             # Embedded, list imports run in this process's threads: one still running at its start
@@ -195,6 +214,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
             if pool is not None:
                 app.state.read_pool = None
                 await pool.pool.close()
+            if replicas is not None:
+                replicas.stop()
 
     app = FastAPI(
         title="ZDB: the DWZ rating database",
@@ -209,6 +230,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     app.state.engine = engine
     app.state.read_pool = None  # opened by the lifespan in PostgreSQL: zdb.api.read_pool
     app.state.settings = settings
+    app.state.replicas = replicas  # None: every read from the primary
     app.state.started_at = datetime.now(UTC)
     # The hot reads' routers first: a request is matched against the routes in this order.
     for router in _API_ROUTERS:
@@ -220,6 +242,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     install_docs(app, f"{API_PREFIX}/docs", f"{API_PREFIX}/openapi.json")
     metrics = Metrics(engine, settings.broker_url)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
+    if replicas is not None:
+        metrics.registry.register(ReplicaLag(replicas))
     # Each middleware added wraps the ones before it: a request passes them from the last to
     # the first, before the body is read.
     # Every write of the API that depends on the caller needs a token, the public simulator aside.
@@ -240,6 +264,14 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
     app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the refusals too
+    # what a shared cache may keep, on every answer, refusals included (never kept)
+    policy = CachePolicy(
+        live_max_age=settings.cache_max_age,
+        stale_while_revalidate=settings.cache_stale_seconds,
+        edition_max_age=settings.edition_max_age,
+        session_cookie=SESSION_COOKIE,
+    )
+    app.add_middleware(HttpCaching, policy=policy)
     app.add_middleware(SecurityHeaders, hsts=settings.behind_tls)  # on every answer, refusals included
     app.add_middleware(RequestLog)  # outermost: every log record of a request carries its id
     return app

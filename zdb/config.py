@@ -148,6 +148,18 @@ class Settings:
     notification_lease_seconds: float = 60.0
     #: after a secret's rotation, the old secret signs too for this long (receivers switch meanwhile)
     notification_secret_overlap_hours: float = 24.0
+    #: HTTP caching (``zdb.api.http_caching``): a public live answer (cards, lists, pages) may be this
+    #: many seconds old at a shared cache, and served that many more while the cache asks again
+    cache_max_age: int = 30
+    cache_stale_seconds: int = 60
+    #: a published edition's answers, immutable, are kept this long (bounded: names are corrected)
+    edition_max_age: int = 86400
+    #: streaming replicas of the database for the reads that may lag (``zdb.db_routing``); none by default
+    replica_urls: tuple[str, ...] = ()
+    #: a replica further behind than this many seconds, or not answering, is skipped until it catches up
+    replica_max_lag_seconds: float = 30.0
+    #: how often a replica's lag is measured, in seconds (a replica lost is skipped within about this long)
+    replica_check_seconds: float = 2.0
     #: ZDB's folder: the embedded database (unless ZDB_DATABASE_URL names another) and beat's schedule
     home: Path = field(default_factory=zdb_home)
 
@@ -205,6 +217,12 @@ class Settings:
             notification_lease_seconds=float(env.get("ZDB_NOTIFICATION_LEASE_SECONDS", "60")),
             notification_secret_overlap_hours=float(env.get("ZDB_NOTIFICATION_SECRET_OVERLAP_HOURS", "24")),
             embed_frame_ancestors=env.get("ZDB_EMBED_FRAME_ANCESTORS", "*").strip() or "*",
+            cache_max_age=int(env.get("ZDB_CACHE_MAX_AGE", "30")),
+            cache_stale_seconds=int(env.get("ZDB_CACHE_STALE_SECONDS", "60")),
+            edition_max_age=int(env.get("ZDB_EDITION_MAX_AGE", "86400")),
+            replica_urls=tuple(u.strip() for u in env.get("ZDB_REPLICA_URLS", "").split(",") if u.strip()),
+            replica_max_lag_seconds=float(env.get("ZDB_REPLICA_MAX_LAG_SECONDS", "30")),
+            replica_check_seconds=float(env.get("ZDB_REPLICA_CHECK_SECONDS", "2")),
             home=home,
         )
 

@@ -25,4 +25,6 @@ def test_the_readme_lists_every_metric_with_its_type(client: TestClient) -> None
     listed = dict(_ROW.findall((ROOT / "README.md").read_text(encoding="utf-8")))
     # served only beside a Redis broker (tests/api/test_metrics.py reads it from one)
     assert listed.pop("zdb_broker_queue_length") == "gauge"
+    # served only beside streaming replicas (tests/deploy/test_replica_reads.py reads them from one)
+    assert listed.pop("zdb_replica_lag_seconds") == "gauge" and listed.pop("zdb_replica_usable") == "gauge"
     assert served and listed == served

@@ -33,7 +33,7 @@ def _expanded(value: str) -> str:
 def test_compose_refuses_to_start_without_a_password() -> None:
     text = (ROOT / "docker-compose.yml").read_text()
     uses = re.findall(r"\$\{POSTGRES_PASSWORD([^}]*)\}", text)
-    assert len(uses) == 2 and all(use.startswith(":?") for use in uses), uses  # required, no fallback
+    assert len(uses) >= 2 and all(use.startswith(":?") for use in uses), uses  # required, no fallback
 
 
 def test_the_project_runs_every_process_of_production() -> None:
@@ -54,7 +54,9 @@ def test_the_environment_selects_the_production_mode() -> None:
     settings = Settings.from_environment(environment)
     assert not settings.embedded and not settings.is_sqlite
     assert settings.database_url.startswith("postgresql+psycopg://") and settings.broker_url == "redis://redis:6379/0"
-    assert set(environment) <= {"ZDB_DATABASE_URL", "ZDB_BROKER_URL"}
+    # the replica's reads (zdb.db_routing) and uvicorn's trust in the proxy's X-Forwarded-For
+    assert set(environment) <= {"ZDB_DATABASE_URL", "ZDB_BROKER_URL", "ZDB_REPLICA_URLS", "FORWARDED_ALLOW_IPS"}
+    assert settings.replica_urls and all(url.startswith("postgresql+psycopg://") for url in settings.replica_urls)
 
 
 def test_the_health_check_asks_for_a_path_the_api_serves(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from fastapi import Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic_core import to_json
 from sqlalchemy import Dialect, Engine, Select
+from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from zdb.api.conditional import conditional_bytes
@@ -41,6 +42,7 @@ from zdb.auth.repository import last_write_at
 from zdb.complaints.answers import provisional_out
 from zdb.complaints.periods import provisional_marks
 from zdb.db import unit_of_work
+from zdb.db_routing import reading_engine, replica_failed
 from zdb.editions.sources import list_source
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.ratings.club_list_sources import club_ratings_from_source
@@ -97,10 +99,19 @@ async def _fetch_on_pool(
 
 
 async def fetch(request: Request, statements: Sequence[Statement], params: Mapping[str, Any]) -> list[Rows]:
-    """The rows of each statement: on the read pool when the application has one for this loop,
-    otherwise in a unit of work in the threadpool."""
-    engine: Engine = request.app.state.engine
+    """The rows of each statement: a public read on a streaming replica when one is in use
+    (``zdb.db_routing``; in a unit of work in the threadpool), else on the read pool when the
+    application has one for this loop, otherwise in a unit of work in the threadpool."""
+    engine = reading_engine(request)
     pool: ReadPool | None = request.app.state.read_pool
+    if engine is not request.app.state.engine:  # a replica's (zdb.db_routing): its sessions
+        try:
+            return await run_in_threadpool(_fetch_in_session, engine, statements, params)
+        except OperationalError:
+            # the replica went away since its last measurement: skipped from now on, and this
+            # read asked again of the primary (it is only a read)
+            replica_failed(request, engine)
+            engine = request.app.state.engine
     if pool is None or not pool.serves_this_loop():
         return await run_in_threadpool(_fetch_in_session, engine, statements, params)
     return await _fetch_on_pool(pool, engine.dialect, statements, params)
@@ -178,7 +189,7 @@ async def club_listed_answer(
         raise ValidationError([problem])
     body, stamps = await run_in_threadpool(
         _club_listed_in_session,
-        request.app.state.engine,
+        reading_engine(request),
         caller,
         code,
         at=at,

@@ -31,8 +31,13 @@ def _prepare() -> None:
 @click.option(
     "--concurrency", type=int, default=None, help="Processes (default: 2 for all queues, else 1; runs are serialised)."
 )
+@click.option(
+    "--name",
+    default=None,
+    help="The worker's name among several on one host (its node name NAME@host); default: celery@host.",
+)
 @click.option("--loglevel", default="info", show_default=True)
-def worker_command(beat: bool, queues: str, concurrency: int | None, loglevel: str) -> None:
+def worker_command(beat: bool, queues: str, concurrency: int | None, name: str | None, loglevel: str) -> None:
     """Run the Celery worker that recalculates ratings and imports lists (needs ZDB_BROKER_URL)."""
     from workers.celery_app import app
     from zdb.config import IMPORT_QUEUE, WORKER_QUEUE
@@ -42,6 +47,9 @@ def worker_command(beat: bool, queues: str, concurrency: int | None, loglevel: s
     # With both queues a second process keeps the recalculation going while an import runs.
     processes = concurrency or (2 if queues == "all" else 1)
     argv = ["worker", f"--loglevel={loglevel}", f"--concurrency={processes}", f"--queues={names}"]
+    if name:
+        # two workers of one name on one host would share their control queue: each has its own
+        argv.append(f"--hostname={name}@%h")
     if beat:
         argv.append("--beat")
     app.worker_main(argv=argv)

@@ -20,6 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import AfterValidator, BeforeValidator
 from pydantic_core import PydanticCustomError
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -27,6 +28,7 @@ from zdb.auth.errors import AuthenticationError
 from zdb.auth.principal import PUBLIC, Principal
 from zdb.auth.service import authenticate
 from zdb.db import unit_of_work
+from zdb.db_routing import reading_engine, replica_failed
 from zdb.endpoints.pagination import PageParams, page_params
 
 __all__ = [
@@ -60,14 +62,31 @@ def mark_refused(request: Request) -> None:
     setattr(request.state, _REFUSED, True)
 
 
-def get_session(request: Request) -> Iterator[Session]:
+def _connects(engine: Engine) -> bool:
     try:
-        with unit_of_work(request.app.state.engine) as session:
+        with engine.connect():
+            return True
+    except OperationalError:
+        return False
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    # a public read may come from a streaming replica (zdb.db_routing); everything else, the primary
+    engine = reading_engine(request)
+    if engine is not request.app.state.engine and not _connects(engine):
+        # the replica went away since its last measurement: skipped from now on, read from the primary
+        replica_failed(request, engine)
+        engine = request.app.state.engine
+    try:
+        with unit_of_work(engine) as session:
             yield session
             if getattr(request.state, _REFUSED, False):
                 raise _RefusedError
     except _RefusedError:
         pass
+    except OperationalError:
+        replica_failed(request, engine)
+        raise
 
 
 RequestSession = Annotated[Session, Depends(get_session, scope="function")]
