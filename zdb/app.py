@@ -44,8 +44,8 @@ from zdb.api.routers import announcements as announcements_router
 from zdb.api.routers import auth, federations, health, meta, players, ratings, submissions, tournaments
 from zdb.api.routers import complaints as complaints_router
 from zdb.api.routers import editions as editions_router
-from zdb.api.routers import fees as fees_router
 from zdb.api.routers import entry_check as entry_check_router
+from zdb.api.routers import fees as fees_router
 from zdb.api.routers import files as files_router
 from zdb.api.routers import impact as impact_router
 from zdb.api.routers import lists as lists_router

@@ -33,14 +33,14 @@ from zdb.reviews.schemas import ContactIn, DirectoryEntryOut, DirectoryOut, Offi
 
 __all__ = [
     "MESSAGES_PER_HOUR",
+    "OFFICER_MAIL",
     "TooManyMessagesError",
     "club_entry",
     "directory",
     "federation_entry",
+    "mail_officer_message",
     "officer_messages",
     "send_message",
-    "OFFICER_MAIL",
-    "mail_officer_message",
     "set_mail_sender",
 ]
 
