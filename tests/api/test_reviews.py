@@ -211,7 +211,13 @@ def test_a_correction_waits_while_the_approved_version_stays_evaluated(fresh: Wo
     assert second.status_code == 409 and "waits in review" in second.json()["detail"]
     # the approved version stays evaluated meanwhile
     assert recalc(fresh.url).evaluated == 0
-    assert fresh.get(f"/tournaments/{tid}/evaluation").json() == report
+    meanwhile = fresh.get(f"/tournaments/{tid}/evaluation").json()
+    assert {k: v for k, v in meanwhile.items() if k != "provisional"} == {
+        k: v for k, v in report.items() if k != "provisional"
+    }
+    # marked provisional while its correction waits (issue 35, item 6)
+    assert "in_review" in meanwhile["provisional"]["reasons"]
+    assert "in_review" not in report["provisional"]["reasons"]
     with unit_of_work(engine_for(fresh.url)) as session:
         record = session.get(TournamentRecord, tid)
         assert record is not None and (record.current_version, record.evaluated_version) == (1, 1)
