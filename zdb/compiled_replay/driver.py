@@ -44,6 +44,8 @@ class CompiledReplay:
         self._float = out_float
         #: tournaments the engine evaluated (by position in the time line's tournaments)
         self.by_engine: dict[int, TournamentEvaluation] = {}
+        #: why each of them went to the engine (``loop.JOINT`` …)
+        self.reasons: dict[int, int] = {}
 
     @property
     def tournaments(self) -> list[Tournament]:
@@ -150,7 +152,9 @@ def compiled_replay(
         elif status == loop.GROW:
             arrays.pool.grow(int(signal[2]))
         elif status == loop.FALLBACK:
-            _by_engine(arrays, result, int(arrays.events[1][position]), int(arrays.events[2][position]))
+            t = int(arrays.events[1][position])
+            result.reasons[t] = int(signal[2])
+            _by_engine(arrays, result, t, int(arrays.events[2][position]))
             position += 1
     return result
 

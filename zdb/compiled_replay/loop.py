@@ -26,6 +26,7 @@ import numpy as np
 
 from zdb.compiled_replay.solvers import (
     convert,
+    denoised,
     expired,
     joint_solve,
     performance_search,
@@ -59,6 +60,8 @@ INT_COLUMNS = 28
 # Float report columns (``out_float``).
 F_W, F_WE, F_K = 0, 1, 2
 FLOAT_COLUMNS = 3
+# Why the engine must decide a tournament (``signal[2]`` with FALLBACK).
+JOINT, FIRST_RATING, PERFORMANCE, EXPECTATION, TABLE_RANGE, NEW_RATING, WE_ROUNDING = 1, 2, 3, 4, 5, 6, 7
 #: the older performance rule for a 100 % score (spec §9.5)
 PERFECT_MARGIN = 677
 #: W and We closer than this are compared exactly (spec §13.1): the engine decides
@@ -281,9 +284,9 @@ def _tournament(  # noqa: PLR0917
         usable_points,
         ri,
     ):
-        return FALLBACK
+        return _fallback(signal, JOINT)
     if not _first_ratings(newcomers[:newcomer_count], ri, first, first_params[r], rp[R_FIRST_KIND]):
-        return FALLBACK
+        return _fallback(signal, FIRST_RATING)
     basis = r0.copy()
     for a in range(newcomer_count):
         basis[newcomers[a]] = first[newcomers[a]]
@@ -294,7 +297,7 @@ def _tournament(  # noqa: PLR0917
         which, stage, basis, ri, newcomers[:newcomer_count], usable_start, rated_start, rated_opponent, w, n, rp,
         half_table, limit, rh, has_rh,
     ):  # fmt: skip
-        return FALLBACK
+        return _fallback(signal, PERFORMANCE)
     sonder = np.zeros(size, dtype=np.bool_)
     any_sonder = False
     for k in range(size):
@@ -318,9 +321,9 @@ def _tournament(  # noqa: PLR0917
             usable_points,
             ri,
         ):
-            return FALLBACK
+            return _fallback(signal, JOINT)
         if not _first_ratings(newcomers[:newcomer_count], ri, first, first_params[r], rp[R_FIRST_KIND]):
-            return FALLBACK
+            return _fallback(signal, FIRST_RATING)
         before_basis = basis
         basis = r0.copy()
         for a in range(newcomer_count):
@@ -339,7 +342,7 @@ def _tournament(  # noqa: PLR0917
             which, stage, basis, ri, newcomers[:newcomer_count], usable_start, rated_start, rated_opponent, w, n,
             rp, half_table, limit, rh, has_rh,
         ):  # fmt: skip
-            return FALLBACK
+            return _fallback(signal, PERFORMANCE)
         we_basis = basis.copy()
         for k in range(size):
             if sonder[k]:
@@ -368,13 +371,17 @@ def _tournament(  # noqa: PLR0917
         for e in range(rated_start[k], rated_start[k + 1]):
             slot = r0[k] - we_basis[rated_opponent[e]] + limit
             expected += at_table[min(max(slot, 0), 2 * limit)]
-        if abs(w[k] - expected) <= CLOSE:
-            return FALLBACK  # W against We decided exactly (spec §13.1)
         at_least = w[k] > expected
+        if abs(w[k] - expected) <= CLOSE:
+            # W against We rounded to 9 decimals, exactly (spec §13.1); W is a multiple of ½.
+            nines, ok = denoised(expected)
+            if not ok:
+                return _fallback(signal, EXPECTATION)
+            at_least = w[k] * 1e9 >= nines
         index = max(i0[k], 1)  # spec §13.11
         rule_index = rp[R_COEFF_FIDE_INDEX] if fide_start[k] else index
         if r0[k] < 0 or r0[k] >= table.shape[0] // keys:
-            return FALLBACK  # beyond the rule tables: computed by the engine each time
+            return _fallback(signal, TABLE_RANGE)  # beyond the rule tables: computed by the engine each time
         if rp[R_KIND] == 0:  # classic E (spec §6)
             group = rp[R_YOUTH] if ages[k] <= rp[R_YOUTH] else min(ages[k], rp[R_JUNIOR] + 1)
             key = (group - rp[R_YOUTH]) * 2 + (1 if at_least else 0)
@@ -388,7 +395,7 @@ def _tournament(  # noqa: PLR0917
             value = min(max(rp[R_EMIN], int(unbounded)), rp[R_SBR_CAP] if braked else cap)
             rounded, ok = round_float(r0[k] + 800.0 * (w[k] - expected) / (value + n[k]))
             if not ok:
-                return FALLBACK
+                return _fallback(signal, NEW_RATING)
             coefficient[k] = value
             rn[k] = rounded
         else:  # WO 2026 K (spec §7)
@@ -401,12 +408,12 @@ def _tournament(  # noqa: PLR0917
                 return NEEDS_TABLE
             rounded, ok = round_float(r0[k] + factor * (w[k] - expected))
             if not ok:
-                return FALLBACK
+                return _fallback(signal, NEW_RATING)
             k_factor[k] = factor
             rn[k] = max(rp[R_KFLOOR], rounded)
-        published, ok = round_to(expected, 1e6)
+        published, ok = round_to(expected, 1e6, 1000)
         if not ok:
-            return FALLBACK
+            return _fallback(signal, WE_ROUNDING)
         we[k] = published
         i_new[k], has_rn[k] = index + 1, True
         rated_after[k] = member[k]
@@ -481,6 +488,11 @@ def _tournament(  # noqa: PLR0917
             pool_used[0] = at
         row[O_AFTER], row[O_HAS_AFTER], row[O_AFTER_INDEX] = st_rating[p], st_has[p], st_index[p]
     return FINISHED
+
+
+def _fallback(signal: Any, reason: int) -> int:
+    signal[2] = reason
+    return FALLBACK
 
 
 def _joint_iteration(  # noqa: PLR0917

@@ -34,6 +34,7 @@ INTERPRETED = Machine(loop.timeline_loop)
 # Functions in the order they must be compiled: each after those it calls.
 _ORDER: tuple[tuple[Any, str], ...] = (
     (normal, "inv_cdf"),
+    (solvers, "denoised"),
     (solvers, "round_float"),
     (solvers, "round_to"),
     (solvers, "expired"),
@@ -41,6 +42,7 @@ _ORDER: tuple[tuple[Any, str], ...] = (
     (solvers, "solve_rating"),
     (solvers, "performance_search"),
     (solvers, "joint_solve"),
+    (loop, "_fallback"),
     (loop, "_joint_iteration"),
     (loop, "_first_ratings"),
     (loop, "_performances"),

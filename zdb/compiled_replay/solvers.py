@@ -17,6 +17,7 @@ from zdb.compiled_replay.normal import inv_cdf
 
 __all__ = [
     "convert",
+    "denoised",
     "expired",
     "joint_solve",
     "performance_search",
@@ -39,21 +40,37 @@ _TOLERANCE = 1e-10  # expectation.SOLVE_TOLERANCE
 _UNSOLVED = -1e300
 
 
+def denoised(value: float) -> tuple[int, bool]:
+    """spec §5's first step, ``rounding._denoised``: the double rounded half up to 9 decimals,
+    as the integer N with value ≈ N / 10⁹. The product value · 10⁹ is a double within half a
+    unit of its last place of the exact one, so N is certain unless that product lies within
+    its error of a half-integer: then ``ok`` is false (the engine decides with fractions)."""
+    scaled = value * 1e9
+    lower = floor(scaled)
+    if abs(scaled - lower - 0.5) <= 1e-4 + abs(scaled) * 1e-15:
+        return 0, False
+    return int(lower) + (1 if scaled - lower > 0.5 else 0), True
+
+
 def round_float(value: float) -> tuple[int, bool]:
-    """``rounding.round_float``: the rounded value, or ``ok`` false within reach of a tie."""
+    """``rounding.round_float``: clear of a tie by the float, near one by the 9-decimal
+    denoising and an exact half-up of the integer it gives."""
     lower = floor(value)
     if abs(value - lower - 0.5) > _CLEAR_OF_TIE:
         return (lower + 1 if value - lower > 0.5 else lower), True
-    return 0, False
+    nines, ok = denoised(value)
+    return (nines + 500_000_000) // 1_000_000_000, ok
 
 
-def round_to(value: float, scale: float) -> tuple[float, bool]:
-    """``rounding.rounded_floats`` of one value to the decimals of ``scale`` (10 ** decimals)."""
+def round_to(value: float, scale: float, unit: int) -> tuple[float, bool]:
+    """``rounding.rounded_floats`` of one value to the decimals of ``scale`` (10 ** decimals);
+    ``unit`` is 10 ** (9 − decimals): near a tie, the denoised integer rounded half up by it."""
     scaled = value * scale
     lower = floor(scaled)
     fraction = scaled - lower
     if abs(fraction - 0.5) <= scale * 1e-9:
-        return 0.0, False
+        nines, ok = denoised(value)
+        return ((nines + unit // 2) // unit) / scale, ok
     return (lower + (1.0 if fraction > 0.5 else 0.0)) / scale, True
 
 
