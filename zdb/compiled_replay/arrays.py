@@ -39,6 +39,8 @@ _PLAYED_CODES = {ResultCode.WHITE_WINS: 0, ResultCode.BLACK_WINS: 1, ResultCode.
 #: the loop's game codes by ``EntryColumns.result``: 0 white wins, 1 black wins, 2 draw, 3 not played
 _GAME_CODES = np.array([_PLAYED_CODES.get(result, 3) for result in RESULT_ORDER], dtype=np.int64)
 _RULE_COLUMNS = 18
+#: leftover games the pool holds at first (it grows as needed)
+POOL_CAPACITY = 1024
 
 
 def ymd(day: date) -> int:
@@ -269,7 +271,7 @@ def build_arrays(
         index=np.zeros(players, dtype=np.int64),
         lo_start=np.zeros(players, dtype=np.int64),
         lo_len=np.zeros(players, dtype=np.int64),
-        pool=LeftoverPool(1024),
+        pool=LeftoverPool(POOL_CAPACITY),
     )
     for pid, state in initial_states.items():
         arrays.set_state(number[pid], state)

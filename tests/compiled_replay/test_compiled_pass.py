@@ -1,0 +1,162 @@
+"""The compiled pass gives the engine's figures to the last digit: every report row and every
+final state of the engine's own replay (the reference), on every vector of the specification,
+on random time lines (in any order of players and games), on synthetic federations, with the
+loops interpreted and compiled, and when it hands tournaments to the engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import VECTORS
+from tests.rating.strategies import time_lines
+from zdb.compiled_replay import arrays as arrays_module
+from zdb.compiled_replay import loop
+from zdb.compiled_replay.driver import CompiledReplay, compiled_replay
+from zdb.compiled_replay.machine import INTERPRETED, Machine, compiled
+from zdb.formats.rating_json import load_evaluation_request, load_replay_request
+from zdb.rating import (
+    PlayerState,
+    Tournament,
+    build_timeline,
+    replay,
+)
+from zdb.synthetic import generate
+
+EXAMPLES = settings(max_examples=60, derandomize=True, deadline=None)
+
+
+def _compiled() -> Machine:
+    machine = compiled()
+    if machine is None:  # pragma: no cover - numba is a dependency
+        pytest.skip("numba is not installed")
+    return machine
+
+
+@pytest.fixture(params=["interpreted", "compiled"])
+def machine(request: pytest.FixtureRequest) -> Machine:
+    return INTERPRETED if request.param == "interpreted" else _compiled()
+
+
+def _assert_same(states: dict[Any, PlayerState], timeline: Sequence[Any], result: CompiledReplay) -> None:
+    """Every report row and every final state of ``result`` equals the engine's replay."""
+    reference = replay(states, timeline)
+    assert len(result.tournaments) == len(reference.reports)
+    for t, tournament in enumerate(result.tournaments):
+        assert result.report(t) == reference.reports[tournament.id], tournament.id
+        assert result.rule_set(t) == next(
+            s.evaluation.rule_set for s in reference.steps if s.evaluation is not None and s.key[3] == tournament.id
+        )
+    assert result.final_states() == dict(reference.final_states)
+
+
+def _vector_time_lines() -> list[tuple[str, dict[Any, PlayerState], tuple[Any, ...]]]:
+    cases = []
+    for case in [*VECTORS["single_player"], *VECTORS["tournaments"]]:
+        tournament, states = load_evaluation_request({"tournament": case["tournament"], "states": case["states"]})
+        cases.append((case["name"], dict(states), (tournament,)))
+    for case in VECTORS["replays"]:
+        states, events = load_replay_request({"initial_states": case["initial_states"], "events": case["events"]})
+        cases.append((case["name"], dict(states), build_timeline(events)))
+    return cases
+
+
+def test_every_vector_gives_the_engines_figures(machine: Machine) -> None:
+    cases = _vector_time_lines()
+    assert len(cases) == len(VECTORS["single_player"]) + len(VECTORS["tournaments"]) + len(VECTORS["replays"])
+    for name, states, timeline in cases:
+        result = compiled_replay(states, timeline, machine)
+        assert not result.by_engine, name  # no vector needs the engine's exact path
+        _assert_same(states, timeline, result)
+
+
+@pytest.mark.parametrize("case", [c for c in VECTORS["conversion"] if "old" in c], ids=lambda c: str(c["old"]))
+def test_the_conversion_of_every_vector(case: dict[str, Any]) -> None:
+    states = {"X": PlayerState(case["old"], 7)}
+    (conversion,) = (e for e in build_timeline([]) if not isinstance(e, Tournament))
+    for machine in (INTERPRETED, _compiled()):
+        assert compiled_replay(states, [conversion], machine).final_states() == {"X": PlayerState(case["new"], 8)}
+
+
+@EXAMPLES
+@given(time_line=time_lines(max_tournaments=6), shuffle=st.randoms(use_true_random=False))
+def test_random_time_lines_in_any_hidden_order(
+    time_line: tuple[dict[str, PlayerState], list[Tournament]], shuffle: random.Random
+) -> None:
+    """Random time lines reach every rule (stages, leftover games, FIDE start values, guests,
+    forfeits, both rule sets and the conversion); players and games are shuffled within each
+    tournament, which changes nothing in the engine and must change nothing here."""
+    states, events = time_line
+    shuffled = []
+    for event in events:
+        players, games = list(event.players), list(event.games)
+        shuffle.shuffle(players)
+        shuffle.shuffle(games)
+        shuffled.append(Tournament(event.id, event.acronym, event.end_date, tuple(players), tuple(games)))
+    timeline = build_timeline(shuffled)
+    for machine in (INTERPRETED, _compiled()):
+        _assert_same(states, timeline, compiled_replay(states, timeline, machine))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_synthetic_federations(seed: int) -> None:
+    """A few hundred tournaments over years of the synthetic federation, across the 2026 change."""
+    federation = generate(seed, 0.004)
+    timeline = build_timeline(federation.submissions)
+    result = compiled_replay(federation.initial_states, timeline, _compiled())
+    assert len(result.tournaments) > 50
+    _assert_same(federation.initial_states, timeline, result)
+
+
+def _all_by_engine(*arguments: Any) -> None:
+    """A pass that hands every tournament to the engine and applies every other event itself."""
+    position, events, *rest = arguments
+    signal = rest[-1]
+    if events[0][position] == loop.TOURNAMENT:
+        signal[0], signal[1], signal[2] = loop.FALLBACK, position, loop.JOINT
+        return
+    loop.timeline_loop(position, (events[0][: position + 1], *events[1:]), *rest)
+
+
+def test_tournaments_handed_to_the_engine_continue_the_pass() -> None:
+    """The engine's states (leftover games too) are written back and read by the pass after."""
+    federation = generate(4, 0.003)
+    timeline = build_timeline(federation.submissions)
+    result = compiled_replay(federation.initial_states, timeline, Machine(_all_by_engine))
+    assert len(result.by_engine) == len(result.tournaments)
+    assert set(result.reasons.values()) == {loop.JOINT}
+    _assert_same(federation.initial_states, timeline, result)
+
+
+def test_a_full_leftover_pool_grows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arrays_module, "POOL_CAPACITY", 1)
+    federation = generate(5, 0.003)
+    timeline = build_timeline(federation.submissions)
+    result = compiled_replay(federation.initial_states, timeline, _compiled())
+    assert result.arrays.pool.tid.size > 1
+    _assert_same(federation.initial_states, timeline, result)
+
+
+def test_without_numba_the_interpreted_loops_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import zdb.compiled_replay.driver as driver  # noqa: PLC0415
+
+    monkeypatch.setattr(driver, "compiled", lambda: None)
+    federation = generate(6, 0.002)
+    timeline = build_timeline(federation.submissions)
+    _assert_same(federation.initial_states, timeline, compiled_replay(federation.initial_states, timeline))
+
+
+def test_the_rule_tables_are_read_in_place() -> None:
+    """The pass reads the engine's rule tables themselves: a value the engine computes is seen."""
+    federation = generate(7, 0.002)
+    built = arrays_module.build_arrays(federation.initial_states, build_timeline(federation.submissions))
+    for rule_set, table in zip(built.rule_sets, built.tables, strict=True):
+        assert table is rule_set.coefficient.table.values()
+        assert table.shape[0] == rule_set.coefficient.table.keys * 4096
+        assert np.isnan(table).any()  # filled as needed, never all at once
