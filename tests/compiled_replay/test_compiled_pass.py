@@ -144,7 +144,7 @@ def test_a_full_leftover_pool_grows(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_without_numba_the_interpreted_loops_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    import zdb.compiled_replay.driver as driver  # noqa: PLC0415
+    from zdb.compiled_replay import driver
 
     monkeypatch.setattr(driver, "compiled", lambda: None)
     federation = generate(6, 0.002)

@@ -19,7 +19,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from zdb.rating import CONVERSIONS, RULE_SETS, Conversion, PlayerId, PlayerState, StartRating, Tournament
+from zdb.rating import (
+    CONVERSIONS,
+    RULE_SETS,
+    Conversion,
+    LeftoverGame,
+    PlayerId,
+    PlayerState,
+    StartRating,
+    Tournament,
+)
 from zdb.rating.entries import RESULT_ORDER, entries_of
 from zdb.rating.lattice import _AT_ARRAY, _HALF_ARRAY, TABLE_LIMIT
 from zdb.rating.model import ResultCode
@@ -79,7 +88,7 @@ def rule_parameters(rule_set: RuleSet) -> tuple[Ints, Floats]:
     first = rule_set.first_rating
     if isinstance(first, ClassicFirstRating):
         row[7] = 0
-        values = [first.below, first.base, first.divisor, 0, 0, 0, 0]
+        values: list[float] = [first.below, first.base, first.divisor, 0, 0, 0, 0]
     else:
         row[7] = 1
         values = [first.keep_from, first.r, first.low_below, first.low_base, first.low_factor, first.low_divisor]
@@ -158,6 +167,17 @@ class TimelineArrays:
             pool.used,
         )
 
+    def state_of(self, p: int) -> PlayerState:
+        """Player ``p``'s state as the engine's value."""
+        pool = self.pool
+        start, length = int(self.lo_start[p]), int(self.lo_len[p])
+        leftover = tuple(
+            LeftoverGame(int(pool.tid[s]), _date(int(pool.ymd[s])), int(pool.rating[s]), float(pool.points[s]), bool(f))
+            for s, f in zip(range(start, start + length), pool.fide[start : start + length].tolist(), strict=True)
+        )
+        rating = int(self.rating[p]) if self.has_rating[p] else None
+        return PlayerState(rating, int(self.index[p]), leftover)
+
     def set_state(self, p: int, state: PlayerState) -> None:
         """Player ``p``'s state as the engine gave it (its leftover games appended to the pool)."""
         self.rating[p] = state.rating if state.rating is not None else 0
@@ -173,6 +193,10 @@ class TimelineArrays:
             pool.points[at], pool.fide[at] = game.points, game.opp_fide
         self.lo_start[p], self.lo_len[p] = (start, len(games)) if games else (0, 0)
         pool.used[0] = start + len(games)
+
+
+def _date(value: int) -> date:
+    return date(value // 10000, value // 100 % 100, value % 100)
 
 
 def build_arrays(

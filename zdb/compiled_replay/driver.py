@@ -12,7 +12,6 @@ reference: the tests hold every figure of the pass to it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import date
 
 import numpy as np
 
@@ -21,7 +20,6 @@ from zdb.compiled_replay.arrays import TimelineArrays, build_arrays
 from zdb.compiled_replay.machine import INTERPRETED, Machine, compiled
 from zdb.rating import (
     Conversion,
-    LeftoverGame,
     PlayerId,
     PlayerState,
     ReportRow,
@@ -102,27 +100,7 @@ class CompiledReplay:
 
     def final_states(self) -> dict[PlayerId, PlayerState]:
         """Every player's state after the time line (as ``ReplayResult.final_states``)."""
-        arrays, pool = self.arrays, self.arrays.pool
-        states = {}
-        for p, pid in enumerate(arrays.pids):
-            start, length = int(arrays.lo_start[p]), int(arrays.lo_len[p])
-            leftover = tuple(
-                LeftoverGame(
-                    int(pool.tid[s]),
-                    _date(int(pool.ymd[s])),
-                    int(pool.rating[s]),
-                    float(pool.points[s]),
-                    bool(pool.fide[s]),
-                )
-                for s in range(start, start + length)
-            )
-            rating = int(arrays.rating[p]) if arrays.has_rating[p] else None
-            states[pid] = PlayerState(rating, int(arrays.index[p]), leftover)
-        return states
-
-
-def _date(value: int) -> date:
-    return date(value // 10000, value // 100 % 100, value % 100)
+        return {pid: self.arrays.state_of(p) for p, pid in enumerate(self.arrays.pids)}
 
 
 def compiled_replay(
@@ -164,20 +142,8 @@ def _by_engine(arrays: TimelineArrays, result: CompiledReplay, t: int, r: int) -
     tournament = arrays.tournaments[t]
     starts = arrays.events[5]
     numbers = arrays.events[10][int(starts[t]) : int(starts[t + 1])].tolist()
-    inputs = {}
-    pool = arrays.pool
-    for p in numbers:
-        start, length = int(arrays.lo_start[p]), int(arrays.lo_len[p])
-        leftover = tuple(
-            LeftoverGame(
-                int(pool.tid[s]), _date(int(pool.ymd[s])), int(pool.rating[s]), float(pool.points[s]), bool(pool.fide[s])
-            )
-            for s in range(start, start + length)
-        )
-        rating = int(arrays.rating[p]) if arrays.has_rating[p] else None
-        inputs[arrays.pids[p]] = PlayerState(rating, int(arrays.index[p]), leftover)
+    inputs = {arrays.pids[p]: arrays.state_of(p) for p in numbers}
     evaluation = evaluate_tournament(tournament, inputs, arrays.rule_sets[r])
     result.by_engine[t] = evaluation
     for pid, state in evaluation.states.items():
         arrays.set_state(arrays.number[pid], state)
-

@@ -131,7 +131,14 @@ def _tournament(  # noqa: PLR0917
     g_white, g_black, g_code, conversions = events[16], events[17], events[18], events[4]
     params, first_params, at_table, half_table, limit = rules[0], rules[1], rules[2], rules[3], rules[4]
     st_rating, st_has, st_index, lo_start, lo_len = state[0], state[1], state[2], state[3], state[4]
-    lo_tid, lo_ymd, lo_rating, lo_points, lo_fide, pool_used = state[5], state[6], state[7], state[8], state[9], state[10]
+    lo_tid, lo_ymd, lo_rating, lo_points, lo_fide, pool_used = (
+        state[5],
+        state[6],
+        state[7],
+        state[8],
+        state[9],
+        state[10],
+    )
     rp = params[r]
     q0 = t_pstart[t]
     size = t_pstart[t + 1] - q0
@@ -481,7 +488,13 @@ def _tournament(  # noqa: PLR0917
                     rating, fide = first[j], False
                 else:
                     continue
-                lo_tid[at], lo_ymd[at], lo_rating[at], lo_points[at], lo_fide[at] = t_id[t], ymd, rating, points[e], fide
+                lo_tid[at], lo_ymd[at], lo_rating[at], lo_points[at], lo_fide[at] = (
+                    t_id[t],
+                    ymd,
+                    rating,
+                    points[e],
+                    fide,
+                )
                 at += 1
             row[O_LO_STORED] = at - start - (kept_start[k + 1] - kept_start[k])
             lo_start[p], lo_len[p] = start, at - start

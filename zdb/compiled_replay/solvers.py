@@ -95,7 +95,7 @@ def convert(rating: int, conversion: Ints) -> int:
         value = (2 * (conversion[4] * rating + conversion[6] * den) + den) // (2 * den)
     else:
         value = rating
-    return max(conversion[7], value)
+    return int(max(conversion[7], value))
 
 
 def solve_rating(opponents: Floats, points: float) -> tuple[float, bool]:
