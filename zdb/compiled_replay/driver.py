@@ -30,7 +30,7 @@ from zdb.rating import (
 )
 from zdb.rating.columns import STAGE_CODES
 
-__all__ = ["CompiledReplay", "compiled_replay"]
+__all__ = ["CompiledReplay", "compiled_replay", "run_pass"]
 
 
 class CompiledReplay:
@@ -110,7 +110,11 @@ def compiled_replay(
 ) -> CompiledReplay:
     """Replay ``timeline`` (in order) from ``initial_states`` in the pass; ``machine`` is the
     compiled one unless given (the interpreted loops when numba is not installed)."""
-    arrays = build_arrays(initial_states, timeline)
+    return run_pass(build_arrays(initial_states, timeline), machine)
+
+
+def run_pass(arrays: TimelineArrays, machine: Machine | None = None) -> CompiledReplay:
+    """The pass over arrays built by ``build_arrays`` (which it changes: they hold the states)."""
     machine = machine or compiled() or INTERPRETED
     participants = int(arrays.events[5][-1])
     out_int = np.zeros((participants, loop.INT_COLUMNS), dtype=np.int64)

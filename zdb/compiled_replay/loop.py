@@ -626,14 +626,15 @@ def _performances(  # noqa: PLR0917
                 return False
             rh[k], has_rh[k] = rounded, True
             from_games[k] = False
+    # every rated entry's opponent as performances count him; a player's are a slice (no copy)
+    opponent_basis = np.empty(rated_opponent.size, dtype=np.int64)
+    for e in range(rated_opponent.size):
+        opponent_basis[e] = basis[rated_opponent[e]]
     for k in range(size):
         if not (from_games[k] and n[k] >= rp[R_MIN_GAMES] and w[k] > 0):
             continue
         value = 0
-        first, stop = rated_start[k], rated_start[k + 1]
-        ratings = np.empty(stop - first, dtype=np.int64)
-        for e in range(first, stop):
-            ratings[e - first] = basis[rated_opponent[e]]
+        ratings = opponent_basis[rated_start[k] : rated_start[k + 1]]
         if w[k] < n[k]:
             value, found = performance_search(ratings, w[k], half_table, limit)
             if not found:

@@ -79,7 +79,7 @@ def compiled() -> Machine | None:
         copy = types.FunctionType(function.__code__, names, function.__name__, function.__defaults__)
         copy.__qualname__, copy.__module__ = f"{function.__qualname__}_{digest[:12]}", function.__module__
         try:
-            done[name] = numba.njit(cache=True, nogil=True)(copy)
+            done[name] = numba.njit(cache=True, nogil=True, error_model="numpy")(copy)
         except RuntimeError:  # pragma: no cover - no place to write the cache: compiled in each process
-            done[name] = numba.njit(nogil=True)(copy)
+            done[name] = numba.njit(nogil=True, error_model="numpy")(copy)
     return Machine(done["timeline_loop"], done)
