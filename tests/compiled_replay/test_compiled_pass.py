@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from tests.conftest import VECTORS
 from tests.rating.strategies import time_lines
 from zdb.compiled_replay import arrays as arrays_module
+from zdb.compiled_replay import driver as driver_module
 from zdb.compiled_replay import loop
-from zdb.compiled_replay.driver import CompiledReplay, compiled_replay
+from zdb.compiled_replay.driver import CompiledReplay, compiled_replay, compiled_steps
 from zdb.compiled_replay.machine import INTERPRETED, Machine, compiled
 from zdb.formats.rating_json import load_evaluation_request, load_replay_request
 from zdb.rating import (
@@ -26,6 +27,7 @@ from zdb.rating import (
     Tournament,
     build_timeline,
     replay,
+    replay_steps,
 )
 from zdb.synthetic import generate
 
@@ -160,3 +162,54 @@ def test_the_rule_tables_are_read_in_place() -> None:
         assert table is rule_set.coefficient.table.values()
         assert table.shape[0] == rule_set.coefficient.table.keys * 4096
         assert np.isnan(table).any()  # filled as needed, never all at once
+
+
+def _steps_alike(states: dict[Any, PlayerState], timeline: Sequence[Any], machine: Machine) -> None:
+    """The streamed pass yields the engine's steps: keys, events, inputs, outputs, reports."""
+    expected = list(replay_steps(states, timeline))
+    got = list(compiled_steps(states, timeline, machine))
+    assert [s.key for s in got] == [s.key for s in expected]
+    for mine, theirs in zip(got, expected, strict=True):
+        assert mine == theirs, mine.key
+
+
+def test_streamed_steps_of_every_vector(machine: Machine) -> None:
+    for _, states, timeline in _vector_time_lines():
+        _steps_alike(states, timeline, machine)
+
+
+@EXAMPLES
+@given(time_line=time_lines(max_tournaments=6))
+def test_streamed_steps_of_random_time_lines(time_line: tuple[dict[str, PlayerState], list[Tournament]]) -> None:
+    states, events = time_line
+    _steps_alike(states, build_timeline(events), _compiled())
+
+
+def test_streamed_steps_of_a_synthetic_federation_in_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of 7 tournaments, the pool compacted after each: states carry from chunk to chunk."""
+    monkeypatch.setattr(driver_module, "CHUNK", 7)
+    monkeypatch.setattr(arrays_module, "POOL_CAPACITY", 1)
+    compactions = []
+    compact = arrays_module.TimelineArrays.compact
+
+    def counted(self: arrays_module.TimelineArrays) -> None:
+        compactions.append(int(self.pool.used[0]))
+        compact(self)
+
+    monkeypatch.setattr(arrays_module.TimelineArrays, "compact", counted)
+    monkeypatch.setattr(driver_module, "_COMPACT_ABOVE", 0)
+    federation = generate(8, 0.003)
+    _steps_alike(federation.initial_states, build_timeline(federation.submissions), _compiled())
+    assert compactions
+
+
+def test_streamed_steps_written_as_batches_are_the_engines_columns() -> None:
+    """The writer reads a batch's columns: the pass's hold the rows of its reports."""
+    federation = generate(9, 0.002)
+    timeline = build_timeline(federation.submissions)
+    for step in compiled_steps(federation.initial_states, timeline, _compiled()):
+        if step.evaluation is not None and step.evaluation.columns is not None:
+            columns = step.evaluation.columns
+            a, b = step.evaluation.span
+            assert columns.rows(a, b) == step.evaluation.rows
+            assert columns.after[a:b] == [step.outputs[pid] for pid in columns.pids[a:b]]

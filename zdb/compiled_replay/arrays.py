@@ -10,6 +10,7 @@ seen by the pass at once.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -167,16 +168,134 @@ class TimelineArrays:
             pool.used,
         )
 
+    def player(self, pid: PlayerId) -> int:
+        """The dense number of a player, a new one (without a rating) if he is not known yet."""
+        p = self.number.get(pid)
+        if p is None:
+            self._add([pid])
+            p = self.number[pid]
+        return p
+
+    def _add(self, pids: Sequence[PlayerId]) -> None:
+        number = self.number
+        for pid in pids:
+            if pid not in number:
+                number[pid] = len(self.pids)
+                self.pids.append(pid)
+        grown = len(self.pids) - self.rating.size
+        if grown > 0:
+            for name in ("rating", "has_rating", "index", "lo_start", "lo_len"):
+                old = getattr(self, name)
+                setattr(self, name, np.concatenate([old, np.zeros(grown, dtype=old.dtype)]))
+
+    def rule_of(self, end_date: date) -> int:
+        """The position of the rule set of a tournament ending on ``end_date`` (spec §1)."""
+        starts = [ymd(r.valid_from) if r.valid_from.year > 1 else 0 for r in self.rule_sets]
+        return bisect_right(starts, ymd(end_date)) - 1
+
+    def load(self, timeline: Iterable[Tournament | Conversion | StartRating]) -> None:
+        """Make ``timeline`` (in order) the events of the next pass; the states stay."""
+        kinds: list[int] = []
+        refs: list[int] = []
+        event_rules: list[int] = []
+        tournaments: list[Tournament] = []
+        starts: list[tuple[int, int, int]] = []
+        conversions: list[list[int]] = [conversion_row(c) for c in CONVERSIONS]
+        entries = []
+        for event in timeline:
+            if isinstance(event, Tournament):
+                columns = entries_of(event)
+                self._add(columns.pids)
+                kinds.append(0)
+                refs.append(len(tournaments))
+                event_rules.append(self.rule_of(event.end_date))
+                tournaments.append(event)
+                entries.append(columns)
+            elif isinstance(event, StartRating):
+                kinds.append(2)
+                refs.append(len(starts))
+                event_rules.append(0)
+                starts.append((self.player(event.pid), event.rating, event.index))
+            else:
+                kinds.append(1)
+                if event in CONVERSIONS:
+                    refs.append(CONVERSIONS.index(event))
+                else:
+                    refs.append(len(conversions))
+                    conversions.append(conversion_row(event))
+                event_rules.append(0)
+        sizes = [len(e.pids) for e in entries]
+        counts = [len(e.white) for e in entries]
+        t_pstart = np.zeros(len(entries) + 1, dtype=np.int64)
+        t_gstart = np.zeros(len(entries) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=t_pstart[1:])
+        np.cumsum(counts, out=t_gstart[1:])
+
+        def joined(name: str, dtype: Any) -> Any:
+            if not entries:
+                return np.zeros(0, dtype=dtype)
+            return np.concatenate([getattr(e, name) for e in entries]).astype(dtype)
+
+        all_pids = [pid for e in entries for pid in e.pids]
+        self.tournaments = tournaments
+        self.events = (
+            np.array(kinds, dtype=np.int64),
+            np.array(refs, dtype=np.int64),
+            np.array(event_rules, dtype=np.int64),
+            np.array(starts, dtype=np.int64).reshape(len(starts), 3),
+            np.array(conversions, dtype=np.int64).reshape(len(conversions), 9),
+            t_pstart,
+            t_gstart,
+            np.array([t.end_date.year for t in tournaments], dtype=np.int64),
+            np.array([ymd(t.end_date) for t in tournaments], dtype=np.int64),
+            np.array([t.id for t in tournaments], dtype=np.int64),
+            np.fromiter(map(self.number.__getitem__, all_pids), dtype=np.int64, count=len(all_pids)),
+            joined("birth_year", np.int64),
+            joined("has_birth_year", np.bool_),
+            joined("member", np.bool_),
+            joined("fide_rating", np.int64),
+            joined("has_fide_rating", np.bool_),
+            joined("white", np.int64),
+            joined("black", np.int64),
+            _GAME_CODES[joined("result", np.int64)],
+        )
+
+    def compact(self) -> None:
+        """The leftover pool with only the games players hold now (changed lists leave their
+        old slots behind)."""
+        pool = self.pool
+        holding = np.flatnonzero(self.lo_len)
+        lengths = self.lo_len[holding]
+        total = int(lengths.sum())
+        new_starts = np.cumsum(lengths) - lengths
+        slots = np.repeat(self.lo_start[holding] - new_starts, lengths) + np.arange(total)
+        for name in ("tid", "ymd", "rating", "points", "fide"):
+            column = getattr(pool, name)
+            column[:total] = column[slots]
+        self.lo_start[holding] = new_starts
+        pool.used[0] = total
+
+    def leftover(self, start: int, length: int) -> tuple[LeftoverGame, ...]:
+        """The leftover games in the pool's slots ``start`` to ``start + length``."""
+        if not length:
+            return ()
+        pool = self.pool
+        stop = start + length
+        return tuple(
+            map(
+                LeftoverGame,
+                pool.tid[start:stop].tolist(),
+                map(_date, pool.ymd[start:stop].tolist()),
+                pool.rating[start:stop].tolist(),
+                pool.points[start:stop].tolist(),
+                pool.fide[start:stop].tolist(),
+            )
+        )
+
     def state_of(self, p: int) -> PlayerState:
         """Player ``p``'s state as the engine's value."""
-        pool = self.pool
-        start, length = int(self.lo_start[p]), int(self.lo_len[p])
-        leftover = tuple(
-            LeftoverGame(int(pool.tid[s]), _date(int(pool.ymd[s])), int(pool.rating[s]), float(pool.points[s]), bool(f))
-            for s, f in zip(range(start, start + length), pool.fide[start : start + length].tolist(), strict=True)
-        )
         rating = int(self.rating[p]) if self.has_rating[p] else None
-        return PlayerState(rating, int(self.index[p]), leftover)
+        return PlayerState(rating, int(self.index[p]), self.leftover(int(self.lo_start[p]), int(self.lo_len[p])))
 
     def set_state(self, p: int, state: PlayerState) -> None:
         """Player ``p``'s state as the engine gave it (its leftover games appended to the pool)."""
@@ -205,73 +324,15 @@ def build_arrays(
     rule_sets: Sequence[RuleSet] = RULE_SETS,
 ) -> TimelineArrays:
     """The arrays of a time line (in order, ``build_timeline``) and of its initial states."""
-    number: dict[PlayerId, int] = {pid: k for k, pid in enumerate(initial_states)}
-    kinds: list[int] = []
-    refs: list[int] = []
-    event_rules: list[int] = []
-    tournaments: list[Tournament] = []
-    starts: list[tuple[int, int, int]] = []
-    conversions: list[list[int]] = [conversion_row(c) for c in CONVERSIONS]
-    entries = []
-    rule_starts = np.array([ymd(r.valid_from) if r.valid_from.year > 1 else 0 for r in rule_sets])
-    for event in timeline:
-        if isinstance(event, Tournament):
-            columns = entries_of(event)
-            for pid in columns.pids:
-                number.setdefault(pid, len(number))
-            kinds.append(0)
-            refs.append(len(tournaments))
-            event_rules.append(int(np.searchsorted(rule_starts, ymd(event.end_date), side="right")) - 1)
-            tournaments.append(event)
-            entries.append(columns)
-        elif isinstance(event, StartRating):
-            p = number.setdefault(event.pid, len(number))
-            kinds.append(2)
-            refs.append(len(starts))
-            event_rules.append(0)
-            starts.append((p, event.rating, event.index))
-        else:
-            kinds.append(1)
-            if event in CONVERSIONS:
-                refs.append(CONVERSIONS.index(event))
-            else:
-                refs.append(len(conversions))
-                conversions.append(conversion_row(event))
-            event_rules.append(0)
-    sizes = [len(e.pids) for e in entries]
-    counts = [len(e.white) for e in entries]
-    t_pstart = np.zeros(len(entries) + 1, dtype=np.int64)
-    t_gstart = np.zeros(len(entries) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=t_pstart[1:])
-    np.cumsum(counts, out=t_gstart[1:])
+    arrays = new_arrays(initial_states, rule_sets)
+    arrays.load(timeline)
+    return arrays
 
-    def joined(name: str, dtype: Any) -> Any:
-        if not entries:
-            return np.zeros(0, dtype=dtype)
-        return np.concatenate([getattr(e, name) for e in entries]).astype(dtype)
 
-    all_pids = [pid for e in entries for pid in e.pids]
-    events = (
-        np.array(kinds, dtype=np.int64),
-        np.array(refs, dtype=np.int64),
-        np.array(event_rules, dtype=np.int64),
-        np.array(starts, dtype=np.int64).reshape(len(starts), 3),
-        np.array(conversions, dtype=np.int64).reshape(len(conversions), 9),
-        t_pstart,
-        t_gstart,
-        np.array([t.end_date.year for t in tournaments], dtype=np.int64),
-        np.array([ymd(t.end_date) for t in tournaments], dtype=np.int64),
-        np.array([t.id for t in tournaments], dtype=np.int64),
-        np.fromiter(map(number.__getitem__, all_pids), dtype=np.int64, count=len(all_pids)),
-        joined("birth_year", np.int64),
-        joined("has_birth_year", np.bool_),
-        joined("member", np.bool_),
-        joined("fide_rating", np.int64),
-        joined("has_fide_rating", np.bool_),
-        joined("white", np.int64),
-        joined("black", np.int64),
-        _GAME_CODES[joined("result", np.int64)],
-    )
+def new_arrays(
+    initial_states: Mapping[PlayerId, PlayerState], rule_sets: Sequence[RuleSet] = RULE_SETS
+) -> TimelineArrays:
+    """The players' states as arrays, no events yet (``TimelineArrays.load``)."""
     parameters = [rule_parameters(rule_set) for rule_set in rule_sets]
     rules = (
         np.array([row for row, _ in parameters]),
@@ -281,12 +342,12 @@ def build_arrays(
         TABLE_LIMIT,
     )
     tables = tuple(np.ascontiguousarray(rule_set.coefficient.table.values()) for rule_set in rule_sets)
-    players = len(number)
+    players = len(initial_states)
     arrays = TimelineArrays(
-        pids=list(number),
-        number=number,
-        tournaments=tournaments,
-        events=events,
+        pids=list(initial_states),
+        number={pid: k for k, pid in enumerate(initial_states)},
+        tournaments=[],
+        events=(),
         rule_sets=tuple(rule_sets),
         rules=rules,
         tables=tables,
@@ -298,5 +359,5 @@ def build_arrays(
         pool=LeftoverPool(POOL_CAPACITY),
     )
     for pid, state in initial_states.items():
-        arrays.set_state(number[pid], state)
+        arrays.set_state(arrays.number[pid], state)
     return arrays

@@ -56,7 +56,9 @@ O_STAGE, O_MEMBER, O_FIDE_START, O_R0, O_HAS_R0, O_I0, O_HAS_I0, O_N, O_UNRATED 
 O_HAS_WE, O_E, O_HAS_E, O_HAS_K, O_RH, O_HAS_RH, O_SONDER, O_RN, O_HAS_RN = 9, 10, 11, 12, 13, 14, 15, 16, 17
 O_I_NEW, O_STORED, O_LO_USED, O_LO_STORED, O_BEFORE, O_HAS_BEFORE, O_BEFORE_INDEX = 18, 19, 20, 21, 22, 23, 24
 O_AFTER, O_HAS_AFTER, O_AFTER_INDEX = 25, 26, 27
-INT_COLUMNS = 28
+# the leftover games before and after: slots of the pool (a changed list is written anew)
+O_BEFORE_LO_START, O_BEFORE_LO_LEN, O_AFTER_LO_START, O_AFTER_LO_LEN = 28, 29, 30, 31
+INT_COLUMNS = 32
 # Float report columns (``out_float``).
 F_W, F_WE, F_K = 0, 1, 2
 FLOAT_COLUMNS = 3
@@ -465,6 +467,7 @@ def _tournament(  # noqa: PLR0917
         row[O_LO_USED] = usable_start[k + 1] - usable_start[k] if stage[k] == STAGE1 or stage[k] == STAGE2 else 0
         row[O_LO_STORED] = 0
         row[O_BEFORE], row[O_HAS_BEFORE], row[O_BEFORE_INDEX] = st_rating[p], st_has[p], st_index[p]
+        row[O_BEFORE_LO_START], row[O_BEFORE_LO_LEN] = lo_start[p], lo_len[p]
         out_float[q, F_W], out_float[q, F_WE], out_float[q, F_K] = w[k], we[k], k_factor[k]
         if rated_after[k]:
             st_rating[p], st_has[p], st_index[p] = rn[k], True, i_new[k]
@@ -500,6 +503,7 @@ def _tournament(  # noqa: PLR0917
             lo_start[p], lo_len[p] = start, at - start
             pool_used[0] = at
         row[O_AFTER], row[O_HAS_AFTER], row[O_AFTER_INDEX] = st_rating[p], st_has[p], st_index[p]
+        row[O_AFTER_LO_START], row[O_AFTER_LO_LEN] = lo_start[p], lo_len[p]
     return FINISHED
 
 
