@@ -19,7 +19,7 @@ from tests.rating.strategies import time_lines
 from zdb.compiled_replay import arrays as arrays_module
 from zdb.compiled_replay import driver as driver_module
 from zdb.compiled_replay import loop
-from zdb.compiled_replay.driver import CompiledReplay, compiled_replay, compiled_steps
+from zdb.compiled_replay.driver import CompiledReplay, compiled_replay, compiled_steps, streamed_steps
 from zdb.compiled_replay.machine import INTERPRETED, Machine, compiled
 from zdb.formats.rating_json import load_evaluation_request, load_replay_request
 from zdb.rating import (
@@ -29,6 +29,7 @@ from zdb.rating import (
     replay,
     replay_steps,
 )
+from zdb.rating.kernel import use_compiled
 from zdb.synthetic import generate
 
 EXAMPLES = settings(max_examples=60, derandomize=True, deadline=None)
@@ -213,3 +214,19 @@ def test_streamed_steps_written_as_batches_are_the_engines_columns() -> None:
             a, b = step.evaluation.span
             assert columns.rows(a, b) == step.evaluation.rows
             assert columns.after[a:b] == [step.outputs[pid] for pid in columns.pids[a:b]]
+
+
+def test_a_recalculation_streams_from_the_pass_unless_the_kernel_is_switched_off() -> None:
+    federation = generate(10, 0.002)
+    timeline = build_timeline(federation.submissions)
+    streamed = streamed_steps(federation.initial_states, timeline)
+    assert streamed.gi_code is compiled_steps.__code__  # type: ignore[attr-defined]
+    compiled_run = list(streamed)
+    use_compiled(False)
+    try:
+        engine_run = streamed_steps(federation.initial_states, timeline)
+        assert engine_run.gi_code is replay_steps.__code__  # type: ignore[attr-defined]
+        assert list(engine_run) == compiled_run
+    finally:
+        use_compiled(True)
+    assert any(s.evaluation is not None and s.evaluation.columns is not None for s in compiled_run)

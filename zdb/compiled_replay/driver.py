@@ -35,8 +35,9 @@ from zdb.rating import (
     replay_steps,
 )
 from zdb.rating.columns import STAGE_CODES, ReportColumns
+from zdb.rating.kernel import compiled as kernel_compiled
 
-__all__ = ["CHUNK", "CompiledReplay", "compiled_replay", "compiled_steps", "run_pass"]
+__all__ = ["CHUNK", "CompiledReplay", "compiled_replay", "compiled_steps", "run_pass", "streamed_steps"]
 
 
 class CompiledReplay:
@@ -307,3 +308,14 @@ def _report_columns(arrays: TimelineArrays, result: CompiledReplay) -> ReportCol
         leftover_used=c[:, loop.O_LO_USED],
         leftover_stored=c[:, loop.O_LO_STORED],
     )
+
+
+def streamed_steps(
+    initial_states: Mapping[PlayerId, PlayerState], timeline: Iterable[Tournament | Conversion | StartRating]
+) -> Iterator[Step]:
+    """The steps of a from-scratch replay as a recalculation stores them: from the compiled
+    pass when the engine's compiled kernel is in use (numba installed and not switched off,
+    ``zdb.rating.kernel.use_compiled``), else from the engine's replay. Both give the same steps."""
+    if kernel_compiled() is None:
+        return replay_steps(initial_states, timeline)
+    return compiled_steps(initial_states, timeline)
