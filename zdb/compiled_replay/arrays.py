@@ -177,11 +177,18 @@ class TimelineArrays:
         return p
 
     def _add(self, pids: Sequence[PlayerId]) -> None:
+        self._register(pids)
+        self._grow()
+
+    def _register(self, pids: Sequence[PlayerId]) -> None:
         number = self.number
         for pid in pids:
             if pid not in number:
                 number[pid] = len(self.pids)
                 self.pids.append(pid)
+
+    def _grow(self) -> None:
+        """State arrays for every registered player (new ones without a rating)."""
         grown = len(self.pids) - self.rating.size
         if grown > 0:
             for name in ("rating", "has_rating", "index", "lo_start", "lo_len"):
@@ -205,7 +212,7 @@ class TimelineArrays:
         for event in timeline:
             if isinstance(event, Tournament):
                 columns = entries_of(event)
-                self._add(columns.pids)
+                self._register(columns.pids)
                 kinds.append(0)
                 refs.append(len(tournaments))
                 event_rules.append(self.rule_of(event.end_date))
@@ -224,6 +231,7 @@ class TimelineArrays:
                     refs.append(len(conversions))
                     conversions.append(conversion_row(event))
                 event_rules.append(0)
+        self._grow()  # once: growing per tournament would copy the states each time
         sizes = [len(e.pids) for e in entries]
         counts = [len(e.white) for e in entries]
         t_pstart = np.zeros(len(entries) + 1, dtype=np.int64)
