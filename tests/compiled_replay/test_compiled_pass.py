@@ -19,7 +19,7 @@ from tests.rating.strategies import time_lines
 from zdb.compiled_replay import arrays as arrays_module
 from zdb.compiled_replay import driver as driver_module
 from zdb.compiled_replay import loop
-from zdb.compiled_replay.driver import CompiledReplay, compiled_replay, compiled_steps, streamed_steps
+from zdb.compiled_replay.driver import CompiledReplay, compiled_replay, compiled_steps, streamed_steps, warm_up
 from zdb.compiled_replay.machine import INTERPRETED, Machine, compiled
 from zdb.formats.rating_json import load_evaluation_request, load_replay_request
 from zdb.rating import (
@@ -230,3 +230,15 @@ def test_a_recalculation_streams_from_the_pass_unless_the_kernel_is_switched_off
     finally:
         use_compiled(True)
     assert any(s.evaluation is not None and s.evaluation.columns is not None for s in compiled_run)
+
+
+def test_warming_up_compiles_the_pass_a_recalculation_calls() -> None:
+    """After warming up, a recalculation's pass compiles nothing more."""
+    warm_up()
+    machine = _compiled()
+    timeline_loop: Any = machine.timeline_loop
+    warmed = list(timeline_loop.signatures)
+    assert warmed
+    federation = generate(11, 0.002)
+    list(compiled_steps(federation.initial_states, build_timeline(federation.submissions), machine))
+    assert list(timeline_loop.signatures) == warmed

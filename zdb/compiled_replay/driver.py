@@ -21,10 +21,14 @@ from zdb.compiled_replay import loop
 from zdb.compiled_replay.arrays import TimelineArrays, build_arrays, new_arrays
 from zdb.compiled_replay.machine import INTERPRETED, Machine, compiled
 from zdb.rating import (
+    CONVERSIONS,
     Conversion,
+    Game,
+    Participant,
     PlayerId,
     PlayerState,
     ReportRow,
+    ResultCode,
     StartRating,
     Step,
     Tournament,
@@ -37,7 +41,7 @@ from zdb.rating import (
 from zdb.rating.columns import STAGE_CODES, ReportColumns
 from zdb.rating.kernel import compiled as kernel_compiled
 
-__all__ = ["CHUNK", "CompiledReplay", "compiled_replay", "compiled_steps", "run_pass", "streamed_steps"]
+__all__ = ["CHUNK", "CompiledReplay", "compiled_replay", "compiled_steps", "run_pass", "streamed_steps", "warm_up"]
 
 
 class CompiledReplay:
@@ -319,3 +323,12 @@ def streamed_steps(
     if kernel_compiled() is None:
         return replay_steps(initial_states, timeline)
     return compiled_steps(initial_states, timeline)
+
+
+def warm_up() -> None:
+    """Compile the pass now (or load it from the cache), not in the first recalculation: a
+    tournament of two players and a conversion go through it."""
+    players = (Participant("warm-1", 1990), Participant("warm-2", None, fide_rating=2450))
+    games = (Game("warm-1", "warm-2", ResultCode.DRAW),)
+    tournament = Tournament(1, "WARM", CONVERSIONS[0].date, players, games)
+    list(compiled_steps({"warm-1": PlayerState(1500, 3)}, [tournament, *CONVERSIONS]))
