@@ -13,12 +13,13 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from zdb.compiled_replay.arrays import conversion_row, ymd
+from zdb.compiled_replay.arrays import coefficient_row, conversion_row, ymd
 from zdb.compiled_replay.machine import INTERPRETED, Machine, compiled
-from zdb.rating import CONVERSIONS, solve_rating
+from zdb.rating import CONVERSIONS, RULE_SETS, solve_rating
 from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.lattice import _HALF_ARRAY, TABLE_LIMIT, rounded_performance
 from zdb.rating.rounding import round_float, rounded_float
+from zdb.rating.rulesets import ClassicCoefficient, Wo2026Factor
 from zdb.rating.tournament import leftover_expired
 
 
@@ -130,3 +131,39 @@ def test_solvers_give_the_engines_doubles(machine: Machine) -> None:
     coupled_starts = np.array([0, 1, 3, 4], dtype=np.int64)
     assert joint(fixed, fixed_starts, coupled, coupled_starts, np.array([e.points for e in equations]), x)
     assert x.tolist() == solve_jointly(equations)
+
+
+def test_e_and_k_are_the_rules_exact_values(machine: Machine) -> None:
+    """Every rating of the rule tables, every age class, column and side of expectation: the
+    pass's integer arithmetic gives the engine's E (with the braking term too) and K."""
+    classic_e, wo2026_k = machine.parts["classic_e"], machine.parts["wo2026_k"]
+    classic, wo2026 = RULE_SETS[0].coefficient, RULE_SETS[1].coefficient
+    assert isinstance(classic, ClassicCoefficient)
+    assert isinstance(wo2026, Wo2026Factor)
+    classic_row = coefficient_row(RULE_SETS[0])
+    wo2026_row = coefficient_row(RULE_SETS[1])
+    ratings = [
+        *range(0, 4096, 7),
+        *range(1100, 1300),
+        999,
+        1000,
+        1001,
+        1299,
+        1300,
+        1599,
+        1600,
+        1999,
+        2000,
+        2001,
+        2199,
+        2200,
+        4095,
+    ]
+    for r0 in ratings:
+        for group in range(20, 27):
+            for at_least in (False, True):
+                unbounded, braked = classic._unbounded_row(r0, (group - 20) * 2 + at_least)
+                assert classic_e(r0, group, at_least, 20, 25, classic_row) == (unbounded, braked == 1.0, True)
+                for column in range(10):
+                    k = wo2026.factor(r0, group, column + 2, at_least)
+                    assert wo2026_k(r0, group, column, at_least, 20, 25, wo2026_row) == float(k)

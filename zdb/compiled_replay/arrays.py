@@ -3,9 +3,8 @@
 Players get dense numbers (every player of the initial states, then each new one in the order
 met); tournaments are offsets into one participant array and one game array; start ratings and
 conversions are rows of small integer tables; each event names its kind, its row and its rule
-set. The rule sets (``zdb.rating.rulesets``) become a row of parameters each and their exact
-tables (``tabulated``) are handed over in place, so that a value the engine computes later is
-seen by the pass at once.
+set. The rule sets (``zdb.rating.rulesets``) become rows of parameters: the integers the pass
+needs to compute E and K exactly.
 """
 
 from __future__ import annotations
@@ -48,7 +47,8 @@ Floats = NDArray[np.float64]
 _PLAYED_CODES = {ResultCode.WHITE_WINS: 0, ResultCode.BLACK_WINS: 1, ResultCode.DRAW: 2}
 #: the loop's game codes by ``EntryColumns.result``: 0 white wins, 1 black wins, 2 draw, 3 not played
 _GAME_CODES = np.array([_PLAYED_CODES.get(result, 3) for result in RESULT_ORDER], dtype=np.int64)
-_RULE_COLUMNS = 18
+_RULE_COLUMNS = 19
+_COEFFICIENT_COLUMNS = 40
 #: leftover games the pool holds at first (it grows as needed)
 POOL_CAPACITY = 1024
 
@@ -85,7 +85,6 @@ def rule_parameters(rule_set: RuleSet) -> tuple[Ints, Floats]:
     else:
         row[0] = 1
         row[10], row[16] = coefficient.young_age, coefficient.floor
-    row[17] = coefficient.table.keys
     first = rule_set.first_rating
     if isinstance(first, ClassicFirstRating):
         row[7] = 0
@@ -95,6 +94,31 @@ def rule_parameters(rule_set: RuleSet) -> tuple[Ints, Floats]:
         values = [first.keep_from, first.r, first.low_below, first.low_base, first.low_factor, first.low_divisor]
         values.append(first.floor)
     return row, np.array(values, dtype=float)
+
+
+def coefficient_row(rule_set: RuleSet) -> Ints:
+    """The integers of a rule set's E or K that the pass computes exactly (``solvers``)."""
+    row = np.zeros(_COEFFICIENT_COLUMNS, dtype=np.int64)
+    c = rule_set.coefficient
+    if isinstance(c, ClassicCoefficient):
+        fb_min = Fraction(c.fb_min)
+        row[:6] = (c.j_youth, c.j_junior, c.j_adult, fb_min.numerator, fb_min.denominator, c.fb_divisor)
+        row[6:8] = (c.sbr_below, c.sbr_scale)
+    else:
+        row[:10] = (
+            c.young_limit,
+            c.adult_limit,
+            c.youth_bonus_below,
+            c.youth_bonus_divisor,
+            c.adult_bonus_below,
+            c.adult_bonus,
+            c.brake_below,
+            c.brake_offset,
+            c.brake_divisor,
+            c.k_max,
+        )
+        row[10:40] = [k0 for k0_row in c.k0_rows for k0 in k0_row]
+    return row
 
 
 def conversion_row(conversion: Conversion) -> list[int]:
@@ -144,7 +168,6 @@ class TimelineArrays:
     events: tuple[Any, ...]
     rule_sets: tuple[RuleSet, ...]
     rules: tuple[Any, ...]
-    tables: tuple[Floats, ...]
     rating: Ints
     has_rating: NDArray[np.bool_]
     index: Ints
@@ -348,8 +371,8 @@ def new_arrays(
         _AT_ARRAY,
         _HALF_ARRAY,
         TABLE_LIMIT,
+        np.array([coefficient_row(rule_set) for rule_set in rule_sets]),
     )
-    tables = tuple(np.ascontiguousarray(rule_set.coefficient.table.values()) for rule_set in rule_sets)
     players = len(initial_states)
     arrays = TimelineArrays(
         pids=list(initial_states),
@@ -358,7 +381,6 @@ def new_arrays(
         events=(),
         rule_sets=tuple(rule_sets),
         rules=rules,
-        tables=tables,
         rating=np.zeros(players, dtype=np.int64),
         has_rating=np.zeros(players, dtype=np.bool_),
         index=np.zeros(players, dtype=np.int64),

@@ -1,8 +1,7 @@
 """The time line replayed in one compiled pass, with the engine where the pass must not decide.
 
 ``compiled_replay`` builds the arrays (``arrays``), runs the pass (``loop``) and steps in only
-where it stops: a rule-table row not computed yet (filled from the exact rule, then the pass
-resumes at the same tournament), a full leftover pool (grown), or a tournament the engine must
+where it stops: a full leftover pool (grown), or a tournament the engine must
 decide exactly (a value within reach of a tie, spec §5: evaluated by
 ``zdb.rating.evaluate_tournament`` from the states as the pass holds them, its states written
 back, the pass resumed after it). The engine's own replay (``zdb.rating.replay``) is the
@@ -135,14 +134,9 @@ def run_pass(arrays: TimelineArrays, machine: Machine | None = None) -> Compiled
     position = 0
     kinds = arrays.events[0]
     while position < kinds.size:
-        machine.timeline_loop(
-            position, arrays.events, arrays.rules, arrays.tables, arrays.state(), out_int, out_float, signal
-        )
+        machine.timeline_loop(position, arrays.events, arrays.rules, arrays.state(), out_int, out_float, signal)
         status, position = int(signal[0]), int(signal[1])
-        if status == loop.NEEDS_TABLE:
-            rule_set = arrays.rule_sets[int(signal[2])]
-            rule_set.coefficient.table(signal[3:4].copy(), signal[4:5].copy())
-        elif status == loop.GROW:
+        if status == loop.GROW:
             arrays.pool.grow(int(signal[2]))
         elif status == loop.FALLBACK:
             t = int(arrays.events[1][position])

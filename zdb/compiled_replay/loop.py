@@ -11,8 +11,8 @@ It is the twin of ``zdb.rating.tournament.evaluate_tournaments`` for one tournam
 the same sums in the same order, so the same doubles. Where the engine decides a figure exactly
 with fractions (a value within reach of a tie, spec §5) or a solver does not converge, the loop
 stops before changing any state and reports the event: the driver evaluates that tournament
-with the engine itself and resumes after it. Where a rule table (``tabulated``) has no value
-yet for a rating, the loop stops too and the driver fills it from the exact rule.
+with the engine itself and resumes after it. E and K are computed exactly in integers, as the
+rules define them (``solvers``), not read from the engine's tables.
 
 The code runs interpreted or compiled (``machine``): only integer and float arithmetic,
 ``math`` and numpy arrays; tuples of arrays as arguments.
@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from zdb.compiled_replay.solvers import (
+    classic_e,
     convert,
     denoised,
     expired,
@@ -33,14 +34,14 @@ from zdb.compiled_replay.solvers import (
     round_float,
     round_to,
     solve_rating,
+    wo2026_k,
 )
 
-__all__ = ["FALLBACK", "FINISHED", "GROW", "NEEDS_TABLE", "timeline_loop"]
+__all__ = ["FALLBACK", "FINISHED", "GROW", "timeline_loop"]
 
 # What the loop reports when it stops (``signal[0]``).
 FINISHED = 0
 FALLBACK = 1  # the engine must evaluate the event at signal[1]
-NEEDS_TABLE = 2  # rule set signal[2] has no table value for rating signal[3], key signal[4]
 GROW = 3  # the leftover pool is full
 
 # Event kinds.
@@ -50,7 +51,7 @@ ESTABLISHED, STAGE1, STAGE2, UNRATED = 0, 1, 2, 3
 # Columns of the rule parameters (``arrays.rule_parameters``).
 R_KIND, R_MIN_GAMES, R_SONDER, R_FIDE_ONLY, R_FIDE_INDEX, R_LEFTOVER_YEARS = 0, 1, 2, 3, 4, 5
 R_PERFECT, R_FIRST_KIND, R_COEFF_FIDE_INDEX, R_YOUTH, R_JUNIOR, R_EMIN = 6, 7, 8, 9, 10, 11
-R_CAP_PER_INDEX, R_CAP_INDEX_LIMIT, R_CAP, R_SBR_CAP, R_KFLOOR, R_TABLE_KEYS = 12, 13, 14, 15, 16, 17
+R_CAP_PER_INDEX, R_CAP_INDEX_LIMIT, R_CAP, R_SBR_CAP, R_KFLOOR, R_TABLE_KEYS, R_SBR_BELOW = 12, 13, 14, 15, 16, 17, 18
 # Integer report columns (``out_int``).
 O_STAGE, O_MEMBER, O_FIDE_START, O_R0, O_HAS_R0, O_I0, O_HAS_I0, O_N, O_UNRATED = 0, 1, 2, 3, 4, 5, 6, 7, 8
 O_HAS_WE, O_E, O_HAS_E, O_HAS_K, O_RH, O_HAS_RH, O_SONDER, O_RN, O_HAS_RN = 9, 10, 11, 12, 13, 14, 15, 16, 17
@@ -66,6 +67,8 @@ FLOAT_COLUMNS = 3
 JOINT, FIRST_RATING, PERFORMANCE, EXPECTATION, TABLE_RANGE, NEW_RATING, WE_ROUNDING = 1, 2, 3, 4, 5, 6, 7
 #: the older performance rule for a 100 % score (spec §9.5)
 PERFECT_MARGIN = 677
+#: ratings from 0 up to this have E and K computed here (as the engine tabulates them)
+RATING_LIMIT = 4096
 #: W and We closer than this are compared exactly (spec §13.1): the engine decides
 CLOSE = 1e-6
 
@@ -74,7 +77,6 @@ def timeline_loop(  # noqa: PLR0917 - a compiled call takes its arrays by positi
     position: int,
     events: tuple[Any, ...],
     rules: tuple[Any, ...],
-    tables: tuple[Any, ...],
     state: tuple[Any, ...],
     out_int: Any,
     out_float: Any,
@@ -99,7 +101,7 @@ def timeline_loop(  # noqa: PLR0917 - a compiled call takes its arrays by positi
             lo_len[p] = 0
             lo_start[p] = 0
         else:
-            status = _tournament(refs[at], event_rules[at], events, rules, tables, state, out_int, out_float, signal)
+            status = _tournament(refs[at], event_rules[at], events, rules, state, out_int, out_float, signal)
             if status != FINISHED:
                 signal[0] = status
                 signal[1] = at
@@ -113,7 +115,6 @@ def _tournament(  # noqa: PLR0917
     r: int,
     events: tuple[Any, ...],
     rules: tuple[Any, ...],
-    tables: tuple[Any, ...],
     state: tuple[Any, ...],
     out_int: Any,
     out_float: Any,
@@ -131,7 +132,7 @@ def _tournament(  # noqa: PLR0917
         events[15],
     )
     g_white, g_black, g_code, conversions = events[16], events[17], events[18], events[4]
-    params, first_params, at_table, half_table, limit = rules[0], rules[1], rules[2], rules[3], rules[4]
+    params, first_params, at_table, half_table, limit, coef = rules[0], rules[1], rules[2], rules[3], rules[4], rules[5]
     st_rating, st_has, st_index, lo_start, lo_len = state[0], state[1], state[2], state[3], state[4]
     lo_tid, lo_ymd, lo_rating, lo_points, lo_fide, pool_used = (
         state[5],
@@ -358,8 +359,6 @@ def _tournament(  # noqa: PLR0917
                 we_basis[k] = rh[k]  # We counts an Ausnahmespieler with his Rh (spec §9.6, §9.8)
 
     # ---- E or K and the new ratings (``tournament._conclude``)
-    table = tables[r]
-    keys = rp[R_TABLE_KEYS]
     rn = np.zeros(size, dtype=np.int64)
     i_new = np.zeros(size, dtype=np.int64)
     has_rn = np.zeros(size, dtype=np.bool_)
@@ -389,19 +388,15 @@ def _tournament(  # noqa: PLR0917
             at_least = w[k] * 1e9 >= nines
         index = max(i0[k], 1)  # spec §13.11
         rule_index = rp[R_COEFF_FIDE_INDEX] if fide_start[k] else index
-        if r0[k] < 0 or r0[k] >= table.shape[0] // keys:
-            return _fallback(signal, TABLE_RANGE)  # beyond the rule tables: computed by the engine each time
+        if r0[k] < 0 or r0[k] >= RATING_LIMIT:
+            return _fallback(signal, TABLE_RANGE)  # beyond the range the integer arithmetic is shown for
         if rp[R_KIND] == 0:  # classic E (spec §6)
             group = rp[R_YOUTH] if ages[k] <= rp[R_YOUTH] else min(ages[k], rp[R_JUNIOR] + 1)
-            key = (group - rp[R_YOUTH]) * 2 + (1 if at_least else 0)
-            unbounded = table[r0[k] * keys + key, 0]
-            # A row counts only when whole (``tabulated``): another thread may be writing it.
-            if np.isnan(unbounded) or np.isnan(table[r0[k] * keys + key, 1]):
-                signal[2], signal[3], signal[4] = r, r0[k], key
-                return NEEDS_TABLE
-            braked = table[r0[k] * keys + key, 1] > 0.0
             cap = rp[R_CAP_PER_INDEX] * rule_index if rule_index <= rp[R_CAP_INDEX_LIMIT] else rp[R_CAP]
-            value = min(max(rp[R_EMIN], int(unbounded)), rp[R_SBR_CAP] if braked else cap)
+            unbounded, braked, ok = classic_e(r0[k], group, at_least, rp[R_YOUTH], rp[R_JUNIOR], coef[r])
+            if not ok:
+                return _fallback(signal, NEW_RATING)
+            value = min(max(rp[R_EMIN], unbounded), rp[R_SBR_CAP] if braked else cap)
             rounded, ok = round_float(r0[k] + 800.0 * (w[k] - expected) / (value + n[k]))
             if not ok:
                 return _fallback(signal, NEW_RATING)
@@ -410,11 +405,7 @@ def _tournament(  # noqa: PLR0917
         else:  # WO 2026 K (spec §7)
             group = rp[R_YOUTH] if ages[k] <= rp[R_YOUTH] else min(ages[k], rp[R_JUNIOR] + 1)
             column = min(max(rule_index, 2), 11) - 2
-            key = ((group - rp[R_YOUTH]) * 10 + column) * 2 + (1 if at_least else 0)
-            factor = table[r0[k] * keys + key, 0]
-            if np.isnan(factor):
-                signal[2], signal[3], signal[4] = r, r0[k], key
-                return NEEDS_TABLE
+            factor = wo2026_k(r0[k], group, column, at_least, rp[R_YOUTH], rp[R_JUNIOR], coef[r])
             rounded, ok = round_float(r0[k] + factor * (w[k] - expected))
             if not ok:
                 return _fallback(signal, NEW_RATING)

@@ -47,6 +47,8 @@ _ORDER: tuple[tuple[Any, str], ...] = (
     (solvers, "solve_rating"),
     (solvers, "performance_search"),
     (solvers, "joint_solve"),
+    (solvers, "classic_e"),
+    (solvers, "wo2026_k"),
     (loop, "_fallback"),
     (loop, "_joint_iteration"),
     (loop, "_first_ratings"),

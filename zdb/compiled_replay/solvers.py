@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from zdb.compiled_replay.normal import inv_cdf
 
 __all__ = [
+    "classic_e",
     "convert",
     "denoised",
     "expired",
@@ -24,6 +25,7 @@ __all__ = [
     "round_float",
     "round_to",
     "solve_rating",
+    "wo2026_k",
 ]
 
 Floats = NDArray[np.float64]
@@ -279,3 +281,60 @@ def joint_solve(  # noqa: PLR0917 - a compiled call takes its arrays by position
             scale *= 0.5
         residual = trial
     return False
+
+
+def classic_e(  # noqa: PLR0917 - a compiled call takes its arguments by position
+    r0: int, group: int, at_least: bool, youth_age: int, junior_age: int, c: Ints
+) -> tuple[int, bool, bool]:
+    """E before its caps and whether the braking term applies
+    (``rulesets.ClassicCoefficient._unbounded_row``): E0 · fB rounded half up, exact in integers
+    (E0 = (R0 / 1000)⁴ + J over 10¹², fB a fraction); with the braking term SBr, E0 (fB is 1
+    then) as the nearest double plus exp((1300 − R0) / 150) − 1, rounded by spec §5. ``c``
+    holds J of youth, junior and adult, fB's least value as numerator and denominator, fB's
+    divisor, SBr's limit and scale; ``group`` is the age class (20 or younger counts as 20).
+    ``ok`` false where the braked value lies within reach of a tie."""
+    j = c[0] if group <= youth_age else (c[1] if group <= junior_age else c[2])
+    scale = 1_000_000_000_000
+    e0 = r0 * r0 * r0 * r0 + j * scale
+    if r0 < c[6] and not at_least:
+        # Below 1300 E0 < 2⁵³ and 10¹² are exact doubles: their quotient is float(E0), as the
+        # engine's fraction converts.
+        value, ok = round_float(e0 / scale + (exp((c[6] - r0) / c[7]) - 1.0))
+        return value, True, ok
+    numerator, denominator = 1, 1
+    if group <= youth_age and at_least:
+        if r0 >= c[5]:
+            numerator, denominator = 1, 1
+        elif r0 * c[4] <= c[3] * c[5]:
+            numerator, denominator = c[3], c[4]
+        else:
+            numerator, denominator = r0, c[5]
+    whole = scale * denominator
+    return int((2 * e0 * numerator + whole) // (2 * whole)), False, True
+
+
+def wo2026_k(  # noqa: PLR0917 - a compiled call takes its arguments by position
+    r0: int, group: int, column: int, at_least: bool, youth_age: int, young_age: int, c: Ints
+) -> float:
+    """K (``rulesets.Wo2026Factor.factor``), exact in integers: K0 · b + a over the common
+    denominator of b and a, rounded half up to one decimal, at most K max; as the float the
+    table holds. ``c`` holds the row limits, the bonuses, the brake, K max and the K0 rows."""
+    young_limit, adult_limit, youth_below, youth_divisor = c[0], c[1], c[2], c[3]
+    adult_below, adult_bonus, brake_below, brake_offset, brake_divisor, k_max = c[4], c[5], c[6], c[7], c[8], c[9]
+    if group <= young_age and r0 < young_limit:
+        row = 0
+    elif group > young_age and r0 < adult_limit:
+        row = 1
+    else:
+        row = 2
+    k0 = c[10 + row * 10 + column]
+    denominator = brake_divisor * youth_divisor
+    braked = not at_least and r0 < brake_below
+    numerator = k0 * (r0 + brake_offset) * youth_divisor if braked else k0 * denominator
+    if at_least:
+        if group <= youth_age and r0 < youth_below:
+            numerator += (youth_below - r0) * brake_divisor
+        elif group > youth_age and r0 < adult_below:
+            numerator += adult_bonus * denominator
+    tenths = (20 * numerator + denominator) // (2 * denominator)
+    return float(min(10 * k_max, tenths) / 10.0)

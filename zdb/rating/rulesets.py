@@ -136,11 +136,6 @@ class ClassicCoefficient:
         groups = self.junior_age + 2 - self.youth_age
         object.__setattr__(self, "_unbounded", LazyTable(2 * groups, 2, self._unbounded_row))
 
-    @property
-    def table(self) -> LazyTable:
-        """E before its caps and whether SBr applies, by R0 and (age group − 20) · 2 + (W ≥ We)."""
-        return self._unbounded
-
     def j(self, age: int) -> int:
         """The age term J of E0."""
         if age <= self.youth_age:
@@ -232,11 +227,6 @@ class Wo2026Factor:
         object.__setattr__(self, "_factors", LazyTable(ages * self._COLUMNS * 2, 1, self._factor_row))
 
     _COLUMNS = 10  # K0 columns: index 1-2, 3, ..., 10, 11 and above
-
-    @property
-    def table(self) -> LazyTable:
-        """float(K) by R0 and ((age class − 20) · 10 + K0 column) · 2 + (W ≥ We)."""
-        return self._factors
 
     def row(self, r0: int, age: int) -> int:
         """The row of the K0 table (1-3, spec §7)."""

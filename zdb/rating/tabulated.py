@@ -30,23 +30,13 @@ class LazyTable:
         self._keys, self._width, self._compute = keys, width, compute
         self._values: Floats | None = None  # allocated on first use: most processes never need it
 
-    @property
-    def keys(self) -> int:
-        return self._keys
-
-    def values(self) -> Floats:
-        """The table itself: row ``rating * keys + key``, nan where not computed yet. A compiled
-        pass reads it in place and asks for a missing row by calling the table."""
-        if self._values is None:
-            self._values = np.full((RATING_LIMIT * self._keys, self._width), np.nan)
-        return self._values
-
     def __call__(self, ratings: Ints, keys: Ints) -> Floats:
         """One row per element: ``compute(ratings[a], keys[a])``."""
-        values = self.values()
+        if self._values is None:
+            self._values = np.full((RATING_LIMIT * self._keys, self._width), np.nan)
         inside = (ratings >= 0) & (ratings < RATING_LIMIT)
         slots = np.where(inside, ratings * self._keys + keys, 0)
-        rows: Floats = values[slots]
+        rows: Floats = self._values[slots]
         # A row counts only when whole: another thread may be writing it (then it is computed
         # here again, to the same values).
         missing = ~inside | np.isnan(rows).any(axis=1)
@@ -54,5 +44,5 @@ class LazyTable:
             for a in np.flatnonzero(missing).tolist():
                 rows[a] = row = self._compute(int(ratings[a]), int(keys[a]))
                 if inside[a]:
-                    values[slots[a]] = row
+                    self._values[slots[a]] = row
         return rows
