@@ -21,7 +21,8 @@ COPY --from=wheel /dist/ /tmp/dist/
 RUN pip install --no-cache-dir --no-deps /tmp/dist/*.whl && pip check && rm -r /tmp/dist /tmp/requirements.lock \
     && useradd --system zdb && mkdir -p "$ZDB_HOME" "$NUMBA_CACHE_DIR" && chown zdb "$ZDB_HOME" "$NUMBA_CACHE_DIR"
 USER zdb
-RUN python -c "from zdb.rating.kernel import compiled; compiled().warm_up()"
+RUN python -c "from zdb.rating.kernel import compiled; compiled().warm_up()" \
+    && python -c "from zdb.compiled_replay.driver import warm_up; warm_up()"
 # ZDB_HOME: beat's schedule (and an embedded database, which production does not use)
 WORKDIR /var/lib/zdb
 ENTRYPOINT ["zdb"]

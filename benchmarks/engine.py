@@ -36,8 +36,14 @@ from collections.abc import Sequence
 from time import perf_counter, process_time
 from typing import Any
 
+import numpy as np
+
+from zdb.compiled_replay.arrays import TimelineArrays, build_arrays
+from zdb.compiled_replay.driver import run_pass
+from zdb.compiled_replay.machine import compiled as compiled_machine
 from zdb.rating import (
     PlayerState,
+    ReplayResult,
     StoredTimeline,
     Tournament,
     build_timeline,
@@ -55,6 +61,9 @@ from zdb.synthetic import generate, late_open
 REPLAY_TARGET = 1_500_000  # rated games per second, full replay, one core
 REPLAY_GOAL = 5_000_000
 INCREMENTAL_TARGET = 1.0  # seconds for one late tournament
+#: targets of issue 39 for the time line in one compiled pass (rated games per CPU second)
+PASS_TARGET = 5_000_000
+PASS_GOAL = 10_000_000
 #: the rating a player without one counts with in the floor loop
 FLOOR_DEFAULT = 1000
 
@@ -94,6 +103,70 @@ def _floor(tournaments: Sequence[Tournament], ratings: dict[str, int]) -> tuple[
                 count += 1
                 total += expected_score(get(game.white, FLOOR_DEFAULT) - get(game.black, FLOOR_DEFAULT))
     return count, total
+
+
+def _compiled_floor(arrays: TimelineArrays) -> tuple[int, float, float]:
+    """The compiled floor: one compiled loop over the pass's own game arrays that computes one
+    expected score per rated game from the initial ratings (rated games, CPU s, the sum)."""
+    import numba  # only when the pass is compiled
+
+    @numba.njit(nogil=True)
+    def floor_loop(players, starts, white, black, code, ratings, table, limit):  # type: ignore[no-untyped-def]  # noqa: PLR0917
+        total = 0.0
+        count = 0
+        for t in range(starts.size - 1):
+            for g in range(starts[t], starts[t + 1]):
+                if code[g] < 3:
+                    p, q = players[white[g]], players[black[g]]
+                    slot = min(max(ratings[p] - ratings[q] + limit, 0), 2 * limit)
+                    total += table[slot]
+                    count += 1
+        return count, total
+
+    events, rules = arrays.events, arrays.rules
+    # Each game's players as positions in the participant array.
+    offsets = np.repeat(events[5][:-1], np.diff(events[6]))
+    ratings = np.where(arrays.has_rating, arrays.rating, FLOOR_DEFAULT)
+    call = (events[10], events[6], events[16] + offsets, events[17] + offsets, events[18], ratings, rules[2], rules[4])
+    floor_loop(*call)  # compiled here, not timed
+    with _Clock("compiled floor loop") as clock:
+        count, total = floor_loop(*call)
+    return count, clock.cpu, total
+
+
+def _compiled_pass(initial: dict[str, PlayerState], timeline: Sequence[Any], full: ReplayResult) -> dict[str, Any]:
+    """The time line in one compiled pass (``zdb.compiled_replay``): building its arrays and
+    the pass timed apart, its figures checked against the engine's full replay, its floor."""
+    machine = compiled_machine()
+    if machine is None:
+        return {"pass": "numba not installed: the engine's replay is the only path"}
+    with _Clock("compiled pass: compile or load") as loading:
+        run_pass(build_arrays(initial, timeline[:50]), machine)
+    with _Clock("compiled pass: build the arrays") as building:
+        arrays = build_arrays(initial, timeline)
+    floor_games, floor_cpu, _ = _compiled_floor(arrays)
+    with _Clock("compiled pass") as passing:
+        result = run_pass(arrays, machine)
+    with _Clock("compiled pass: check against the engine") as checking:
+        differences = sum(
+            1 for t, tournament in enumerate(result.tournaments) if result.report(t) != full.reports[tournament.id]
+        )
+        states_equal = result.final_states() == dict(full.final_states)
+    return {
+        "pass": "compiled",
+        "load_s": round(loading.wall, 3),
+        "build_cpu_s": round(building.cpu, 3),
+        "pass_cpu_s": round(passing.cpu, 3),
+        "pass_games_per_cpu_s": round(floor_games / passing.cpu),
+        "with_build_games_per_cpu_s": round(floor_games / (passing.cpu + building.cpu)),
+        "floor_cpu_s": round(floor_cpu, 4),
+        "floor_games_per_cpu_s": round(floor_games / floor_cpu),
+        "pass_to_floor_ratio": round(passing.cpu / floor_cpu, 1),
+        "by_engine": len(result.by_engine),
+        "report_differences": differences,
+        "equal_to_engine": differences == 0 and states_equal,
+        "check_s": round(checking.wall, 3),
+    }
 
 
 def _peak_mb() -> float:
@@ -155,6 +228,7 @@ def run(seed: int, scale: float, profile: str | None) -> dict[str, Any]:
     with _Clock("streamed replay, tournaments as columns") as columns_clock:
         for _ in replay_steps(federation.initial_states, columnar):
             pass
+    compiled_pass = _compiled_pass(federation.initial_states, columnar, full)
     del columnar
     gc.collect()
     with _Clock("store results") as storing:
@@ -217,6 +291,7 @@ def run(seed: int, scale: float, profile: str | None) -> dict[str, Any]:
         "streamed_replay_games_per_cpu_s": round(rated / streamed_clock.cpu),
         "columns_replay_cpu_s": round(columns_clock.cpu, 3),
         "columns_replay_games_per_cpu_s": round(rated / columns_clock.cpu),
+        "compiled_pass": compiled_pass,
         "floor_s": round(floor.wall, 3),
         "floor_cpu_s": round(floor.cpu, 3),
         "floor_games_per_s": round(rated / floor.wall),
@@ -246,6 +321,10 @@ def run(seed: int, scale: float, profile: str | None) -> dict[str, Any]:
             "full_replay_goal_met": rated / full_clock.cpu >= REPLAY_GOAL,
             "incremental_s": INCREMENTAL_TARGET,
             "incremental_met": incremental_clock.cpu <= INCREMENTAL_TARGET,
+            "pass_games_per_s": PASS_TARGET,
+            "pass_met": compiled_pass.get("pass_games_per_cpu_s", 0) >= PASS_TARGET,
+            "pass_goal": PASS_GOAL,
+            "pass_goal_met": compiled_pass.get("pass_games_per_cpu_s", 0) >= PASS_GOAL,
         },
         "peak_memory_after_replay_mb": round(peak_after_replay),
         "peak_memory_mb": round(_peak_mb()),
@@ -278,6 +357,7 @@ def _text(r: dict[str, Any]) -> str:
             f"streamed (as a run)   tuples: CPU {r['streamed_replay_cpu_s']:.2f} s = "
             f"{r['streamed_replay_games_per_cpu_s']:,}/s; columns: CPU {r['columns_replay_cpu_s']:.2f} s = "
             f"{r['columns_replay_games_per_cpu_s']:,}/s (steps not kept; columns as the loader reads them)",
+            *_pass_lines(r["compiled_pass"], targets, r["streamed_replay_cpu_s"]),
             f"floor loop            {r['floor_s']:.2f} s = {r['floor_games_per_s']:,} rated games/s; "
             f"CPU {r['floor_cpu_s']:.2f} s (one expected score per game)",
             f"replay / floor        {r['replay_to_floor_ratio']}x (CPU time)",
@@ -298,6 +378,26 @@ def _text(r: dict[str, Any]) -> str:
     )
 
 
+def _pass_lines(p: dict[str, Any], targets: dict[str, Any], streamed_cpu: float) -> list[str]:
+    if p["pass"] != "compiled":
+        return [f"compiled pass         {p['pass']}"]
+
+    def met(flag: bool) -> str:
+        return "met" if flag else "NOT met"
+
+    return [
+        f"compiled pass         CPU {p['pass_cpu_s']:.3f} s = {p['pass_games_per_cpu_s']:,} rated games/s "
+        f"(target {targets['pass_games_per_s']:,}: {met(targets['pass_met'])}; goal {targets['pass_goal']:,}: "
+        f"{met(targets['pass_goal_met'])}); arrays built in CPU {p['build_cpu_s']:.3f} s, with them "
+        f"{p['with_build_games_per_cpu_s']:,}/s; compiled or loaded in {p['load_s']:.2f} s",
+        f"  beside its floor    compiled floor loop CPU {p['floor_cpu_s']:.4f} s = {p['floor_games_per_cpu_s']:,}/s; "
+        f"pass / floor {p['pass_to_floor_ratio']}x; streamed replay (columns) / pass "
+        f"{streamed_cpu / p['pass_cpu_s']:.1f}x (the engine alone, without numba)",
+        f"  equals the engine   {'yes' if p['equal_to_engine'] else 'NO'} ({p['report_differences']} tournaments "
+        f"differ; {p['by_engine']} handed to the engine; checked in {p['check_s']:.2f} s)",
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--scale", type=float, default=1.0, help="size of the federation (1.0: ~5 M games)")
@@ -311,7 +411,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _Clock.PAUSE = args.collector == "paused"
     result = run(args.seed, args.scale, args.profile)
     print(json.dumps(result, indent=2) if args.json else _text(result))
-    return 0 if result["incremental"]["equal_to_full_replay"] and result["kernel_equals_array_path"] else 1
+    passed = result["compiled_pass"].get("equal_to_engine", True)
+    return 0 if result["incremental"]["equal_to_full_replay"] and result["kernel_equals_array_path"] and passed else 1
 
 
 if __name__ == "__main__":

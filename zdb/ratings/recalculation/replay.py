@@ -31,6 +31,7 @@ from sqlalchemy import bindparam, case, func, select, text, update
 from sqlalchemy.orm import Session
 
 from zdb.bulk import keys_table
+from zdb.compiled_replay.driver import streamed_steps
 from zdb.locks import RECALCULATION
 from zdb.rating import (
     CONVERSIONS,
@@ -41,7 +42,6 @@ from zdb.rating import (
     Tournament,
     order_key,
     replay_incremental,
-    replay_steps,
 )
 from zdb.ratings.models import Evaluation, HistoryRow, StartRatingRow
 from zdb.ratings.recalculation import impact, mending, tournament_loader, windows
@@ -174,7 +174,8 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
         def replayed() -> Iterator[tuple[Step, int | None]]:
             # Steps are written as they come and not kept: the time line's results never sit
             # in memory all at once.
-            for step in _counting(replay_steps(initial, timeline), len(versions), progress):
+            # The compiled pass where numba is installed, else the engine (the same steps).
+            for step in _counting(streamed_steps(initial, timeline), len(versions), progress):
                 final.update(step.outputs)
                 yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
 
