@@ -199,7 +199,7 @@ def _load(url: str, scale: float, seed: int, samples: int) -> tuple[dict[str, An
     from zdb.db import create_db_engine, unit_of_work
     from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.migrate import upgrade
-    from zdb.ratings.recalculation.runner import run_recalculation
+    from zdb.recalculation.run import run_recalculation
     from zdb.synthetic import generate
 
     upgrade(url)

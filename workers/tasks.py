@@ -32,9 +32,9 @@ from zdb.config import settings
 from zdb.db import engine_for, unit_of_work
 from zdb.endpoints.idempotency import forget_expired_keys
 from zdb.lists.lost_imports import close_lost_imports
-from zdb.ratings.recalculation.runner import run_recalculation
-from zdb.ratings.recalculation.state import is_dirty
+from zdb.recalculation.run import run_recalculation
 from zdb.service_beats import SWEEP, record_beat
+from zdb.timeline.state import is_dirty
 
 __all__ = ["TRANSIENT_ERRORS", "dispatch", "forget_idempotency_keys", "recalculate", "request", "sweep"]
 
@@ -129,5 +129,5 @@ def _marks(broker_url: str) -> redis.Redis | None:
 
 
 def dispatch() -> None:
-    """The production dispatcher (``zdb.ratings.recalculation.dispatch.set_dispatcher``)."""
+    """The production dispatcher (``zdb.timeline.recalc_dispatch.set_dispatcher``)."""
     request(app)

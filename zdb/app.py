@@ -52,8 +52,8 @@ from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.lists.dispatch import ImportStarter, thread_starter
 from zdb.lists.lost_imports import close_lost_imports
 from zdb.portal import install_portal
-from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
-from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
+from zdb.recalculation.embedded import EmbeddedRecalculator
+from zdb.timeline.recalc_dispatch import clear_dispatcher, set_dispatcher
 from zdb.web import install_web
 
 __all__ = ["API_PREFIX", "app_from_environment", "create_app"]

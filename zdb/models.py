@@ -11,9 +11,9 @@ from zdb.lists.models import FideRatingRow, ListBaseline, ListImport
 from zdb.orm import Base
 from zdb.players.models import Membership, Player
 from zdb.ratings.file_stamps import FileStamp
-from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
-from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
 from zdb.service_beats import ServiceBeat
+from zdb.timeline.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
+from zdb.timeline.run_records import RunChange, RunRecord, RunTournament
 from zdb.tournaments.models import (
     Announcement,
     GameRow,

@@ -28,10 +28,11 @@ from zdb.db import database_key, engine_for
 from zdb.endpoints.dependencies import Caller, RequestSession
 from zdb.errors import ConflictError, DomainError, ValidationError, ValidationProblem
 from zdb.rating import InvalidInputError
-from zdb.ratings.models import RecalcState
-from zdb.ratings.recalculation import dispatch, live_progress
-from zdb.ratings.recalculation.dirty import mark_dirty
-from zdb.ratings.recalculation.replay import LOCK_KEY
+from zdb.recalculation.recalculate import LOCK_KEY
+from zdb.timeline import live_progress
+from zdb.timeline import recalc_dispatch as dispatch
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import RecalcState
 
 #: where the test route marks the time line dirty
 PROBE_KEY = (date(2026, 3, 1), 1, "PRB", 1)
@@ -156,7 +157,7 @@ def test_an_empty_database(client: TestClient) -> None:
 
 
 def _marked_running(url: str) -> None:
-    """The marks a run writes as it starts (``zdb.ratings.recalculation.runner``)."""
+    """The marks a run writes as it starts (``zdb.recalculation.run``)."""
     with engine_for(url).begin() as connection:
         connection.execute(
             update(RecalcState).values(running_since=datetime.now(UTC), progress_done=2, progress_total=5)

@@ -315,7 +315,7 @@ def test_a_birth_year_learned_during_a_run_is_taken_by_the_next(fresh: World) ->
     olga = first.json()["players"][3]["pkz"]
     recalc(fresh.url)
     # A from-scratch run has loaded every tournament (with the old year) when the year is learned.
-    from zdb.ratings.recalculation.replay import recalculate
+    from zdb.recalculation.recalculate import recalculate
     from zdb.tournaments.person_facts import learn_birth_years
 
     learned: list[bool] = []

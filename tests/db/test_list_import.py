@@ -21,8 +21,8 @@ from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
 from zdb.lists.service import ListProblemsError, import_rating_list
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import StartRatingRow
 from zdb.synthetic.rating_lists import SyntheticList, list_zip_bytes, synthetic_list
+from zdb.timeline.models import StartRatingRow
 
 FIRST = date(2026, 1, 31)
 SECOND = date(2026, 3, 31)

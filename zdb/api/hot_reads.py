@@ -50,7 +50,7 @@ from zdb.ratings.queries import (
     results_stamp,
     results_stamp_of,
 )
-from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS
+from zdb.timeline.state import RESULTS_STAMP_COLUMNS
 
 __all__ = ["club_listed_answer", "club_ratings_answer", "fetch", "player_card_answer"]
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from zdb.auth.models import ApiToken, AuditEntry
 
-__all__ = ["add_audit_entry", "audit_entries", "last_write_at", "token_by_hash", "tokens", "tokens_by_prefix"]
+__all__ = ["add_audit_entry", "last_write_at", "token_by_hash", "tokens", "tokens_by_prefix"]
 
 
 def token_by_hash(session: Session, secret_hash: str) -> ApiToken | None:
@@ -32,22 +32,6 @@ def add_audit_entry(
     session.add(entry)
     session.flush()
     return entry
-
-
-def audit_entries(
-    session: Session, *, action: str | None, limit: int, offset: int
-) -> tuple[list[AuditEntry], int, datetime | None]:
-    """A page of the audit log, newest first, with the total and the time of the newest entry."""
-    conditions = [] if action is None else [AuditEntry.action == action]
-    total, newest = session.execute(select(func.count(), func.max(AuditEntry.at)).where(*conditions)).one()
-    rows = session.execute(
-        select(AuditEntry)
-        .where(*conditions)
-        .order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
-        .limit(limit)
-        .offset(offset)
-    ).scalars()
-    return list(rows), total, newest
 
 
 #: audited requests that change no data: a preview is audited as a read of other people's

@@ -27,8 +27,8 @@ from zdb.lists.models import ListBaseline
 from zdb.lists.upload_refusals import refusal_error
 from zdb.messages import Message
 from zdb.players.service import pkz_by_external_id
-from zdb.ratings.models import StartRatingRow
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import StartRatingRow
 
 __all__ = ["rebaseline"]
 

@@ -21,8 +21,8 @@ from zdb.lists.models import ListBaseline
 from zdb.lists.sync_plan import Plan, search_name
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
-from zdb.ratings.models import StartRatingRow
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import StartRatingRow
 
 __all__ = ["WRITE_STEPS", "write_sync"]
 

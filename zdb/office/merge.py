@@ -30,8 +30,8 @@ from zdb.office.persons import EDITABLE, person_values
 from zdb.office.reach import recalculation_from
 from zdb.players.models import Membership, Player
 from zdb.rating import OrderKey
-from zdb.ratings.models import HistoryRow, InitialState, PlayerRating, StartRatingRow
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import HistoryRow, InitialState, PlayerRating, StartRatingRow
 from zdb.tournaments.models import GameRow, Participation
 from zdb.tournaments.person_facts import mark_stale
 

@@ -16,7 +16,7 @@ from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import NotFoundError
 from zdb.messages import Message
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.timeline.models import HistoryRow, PlayerRating
 from zdb.tournaments.models import Participation, TournamentVersion
 
 __all__ = ["person_document"]

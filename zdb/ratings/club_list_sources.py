@@ -18,9 +18,9 @@ from zdb.editions.sources import ListSource
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import HistoryRow
 from zdb.ratings.queries import club_page_fields
 from zdb.ratings.schemas import ClubMemberRating
+from zdb.timeline.models import HistoryRow
 
 __all__ = ["club_ratings_from_source"]
 

@@ -25,7 +25,7 @@ from zdb.lists.fide_queries import fide_row_condition, listed_week_date
 from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import public_name_column
-from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.timeline.models import HistoryRow, PlayerRating
 
 __all__ = ["club_members", "federation_clubs", "federation_members", "federations_of", "require_federation"]
 

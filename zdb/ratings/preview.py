@@ -8,8 +8,8 @@ from sqlalchemy.orm import Session
 
 from zdb.rating import EMPTY_STATE, PlayerState, evaluate_tournament
 from zdb.ratings.evaluation_report import engine_figures
-from zdb.ratings.models import InitialState
-from zdb.ratings.recalculation.repository import state_before, state_from_columns
+from zdb.timeline.models import InitialState
+from zdb.timeline.stored_state import state_before, state_from_columns
 from zdb.tournaments.intake import PREVIEW_ID, Intake
 from zdb.tournaments.service import TournamentSubmission
 from zdb.tournaments.submission_schemas import PreviewOut, PreviewRowOut, WarningOut

@@ -26,12 +26,7 @@ from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.rating.explain import ClassicTerms, Explanation, GameTerm, Wo2026Terms, explain
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS, engine_figures, evaluation_figures
-from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
 from zdb.ratings.player_queries import current_clubs, rating_index
-from zdb.ratings.recalculation.impact import RunChange
-from zdb.ratings.recalculation.repository import state_from_columns
-from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS, current_run, read_state
-from zdb.ratings.recalculation.tournament_loader import load_tournaments
 from zdb.ratings.schemas import (
     ClassicTermsOut,
     ClubMemberRating,
@@ -45,6 +40,11 @@ from zdb.ratings.schemas import (
     TopListEntry,
     Wo2026TermsOut,
 )
+from zdb.timeline.models import Evaluation, HistoryRow, PlayerRating
+from zdb.timeline.run_records import RunChange
+from zdb.timeline.state import RESULTS_STAMP_COLUMNS, current_run, read_state
+from zdb.timeline.stored_state import state_from_columns
+from zdb.tournaments.engine_view import load_tournaments
 from zdb.tournaments.models import GameRow, TournamentRecord
 from zdb.tournaments.schemas import EvaluationFigures
 

@@ -1,5 +1,5 @@
 """SQL about stored tournaments' versions: which are pending evaluation, where each stands in
-the time line. The engine's view of their players and games is ``zdb.ratings.recalculation.tournament_loader``."""
+the time line. The engine's view of their players and games is ``zdb.tournaments.engine_view``."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 
 from zdb.auth.principal import PUBLIC
 from zdb.endpoints.dependencies import RequestSession
-from zdb.federations.queries import club
+from zdb.players.club_queries import club
 from zdb.ratings.queries import club_ratings
 from zdb.ratings.schemas import ClubMemberRating
 from zdb.web.federation_names import federation_name

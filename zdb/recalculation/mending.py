@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from zdb.rating import OrderKey, PlayerId, Step
-from zdb.ratings.models import Evaluation, HistoryRow
-from zdb.ratings.recalculation import repository as repo
+from zdb.recalculation import store as repo
+from zdb.timeline.models import Evaluation, HistoryRow
 
 __all__ = ["mend"]
 

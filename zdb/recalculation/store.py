@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
@@ -30,7 +28,6 @@ from zdb.rating import (
     CONVERSIONS,
     EMPTY_STATE,
     Event,
-    LeftoverGame,
     OrderKey,
     PlayerId,
     PlayerState,
@@ -40,29 +37,24 @@ from zdb.rating import (
     Tournament,
     order_key,
 )
-from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, StartRatingRow
-from zdb.ratings.recalculation.batch_rows import BatchRows
-from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
+from zdb.recalculation.batch_rows import BatchRows
+from zdb.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS, HistoryLines, evaluation_lines
+from zdb.timeline.models import Evaluation, HistoryRow, PlayerRating, StartRatingRow
+from zdb.timeline.stored_state import encode_leftover, state_from_columns
 
 __all__ = [
     "EVALUATION_VALUES",
     "STEP_LINES",
     "STEP_SWITCH_AT",
     "DbStep",
-    "decode_leftover",
     "delete_all_results",
     "delete_evaluations",
     "delete_history_at",
     "delete_rows",
-    "encode_leftover",
     "evaluation_rows",
     "history_rows",
     "iter_stored_steps",
-    "load_initial_states",
-    "load_start_ratings",
     "replace_current_ratings",
-    "state_before",
-    "state_from_columns",
     "step_copies",
     "stored_evaluations",
     "write_current_ratings",
@@ -71,47 +63,6 @@ __all__ = [
 
 _CONVERSIONS = {conversion.name: conversion for conversion in CONVERSIONS}
 _KEY = (HistoryRow.event_date, HistoryRow.event_phase, HistoryRow.event_text, HistoryRow.event_id)
-
-
-def encode_leftover(games: Sequence[LeftoverGame]) -> list[list[Any]] | None:
-    if not games:
-        return None
-    return [[g.tournament, g.end_date.isoformat(), g.opp_rating, g.points, g.opp_fide] for g in games]
-
-
-def decode_leftover(value: list[list[Any]] | None) -> tuple[LeftoverGame, ...]:
-    if not value:
-        return ()
-    return tuple(LeftoverGame(int(t), date.fromisoformat(d), int(r), float(p), bool(f)) for t, d, r, p, f in value)
-
-
-def state_from_columns(rating: int | None, index: int, leftover: list[list[Any]] | None) -> PlayerState:
-    if not leftover:
-        return _plain_state(rating, index)
-    return PlayerState(rating, index, decode_leftover(leftover))
-
-
-@lru_cache(maxsize=1 << 16)
-def _plain_state(rating: int | None, index: int) -> PlayerState:
-    """States without leftover games are few distinct values read many times over: shared
-    (they are immutable and compared by value)."""
-    if rating is None and index == 0:
-        return EMPTY_STATE
-    return PlayerState(rating, index)
-
-
-def load_initial_states(session: Session) -> dict[PlayerId, PlayerState]:
-    i = InitialState
-    rows = stream_rows(session, select(i.player_pkz, i.rating, i.rating_index, i.leftover))
-    return {str(pkz): state_from_columns(rating, index, leftover) for pkz, rating, index, leftover in rows}
-
-
-def load_start_ratings(session: Session, pending_only: bool = False) -> list[StartRating]:
-    s = StartRatingRow
-    query = select(s.player_pkz, s.rating_date, s.rating, s.rating_index)
-    if pending_only:
-        query = query.where(s.evaluated.is_(False))
-    return [StartRating(str(r.player_pkz), r.rating_date, r.rating, r.rating_index) for r in session.execute(query)]
 
 
 class _StoredStates(Mapping[PlayerId, PlayerState]):
@@ -251,36 +202,6 @@ def _history_steps(
         rows[str(row[4])] = row
     if step is not None:
         yield step
-
-
-def state_before(
-    session: Session,
-    initial: Mapping[PlayerId, PlayerState] | None,
-    pid: PlayerId,
-    key: OrderKey,
-    *,
-    skip_tournament: int | None = None,
-) -> PlayerState:
-    """A player's stored state just before ``key``: after his last event before it, or his
-    initial state (from ``initial``, or read for him alone when it is None). ``skip_tournament``:
-    that tournament's stored evaluation is passed over (a correction's preview replaces it)."""
-    h = HistoryRow
-    condition = (h.player_pkz == int(pid)) & (tuple_(*_KEY) < key)
-    if skip_tournament is not None:
-        condition &= ~((h.event_phase == 1) & (h.event_id == skip_tournament))
-    row = session.execute(
-        select(h.new_rating, h.new_index, h.new_leftover)
-        .where(condition)
-        .order_by(h.event_date.desc(), h.event_phase.desc(), h.event_text.desc(), h.event_id.desc())
-        .limit(1)
-    ).first()
-    if row is not None:
-        return state_from_columns(row.new_rating, row.new_index, row.new_leftover)
-    if initial is not None:
-        return initial.get(pid, EMPTY_STATE)
-    i = InitialState
-    start = session.execute(select(i.rating, i.rating_index, i.leftover).where(i.player_pkz == int(pid))).first()
-    return EMPTY_STATE if start is None else state_from_columns(start.rating, start.rating_index, start.leftover)
 
 
 def history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:

@@ -22,9 +22,9 @@ from zdb.common.collector import collector_paused
 from zdb.config import settings
 from zdb.db import database_key, unit_of_work
 from zdb.rating.kernel import use_compiled
-from zdb.ratings.recalculation import live_progress
-from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
-from zdb.ratings.recalculation.state import write_aside
+from zdb.recalculation.recalculate import RecalcOutcome, recalculate
+from zdb.timeline import live_progress
+from zdb.timeline.state import write_aside
 
 __all__ = ["run_recalculation"]
 

@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 from zdb.db import database_key
 from zdb.locks import RECALCULATION, held
 from zdb.rating import OrderKey
-from zdb.ratings.models import RecalcState
-from zdb.ratings.recalculation import live_progress
+from zdb.timeline import live_progress
+from zdb.timeline.models import RecalcState
 
 __all__ = [
     "RESULTS_STAMP_COLUMNS",

@@ -43,12 +43,14 @@ from zdb.rating import (
     replay_incremental,
     replay_steps,
 )
-from zdb.ratings.models import Evaluation, HistoryRow, StartRatingRow
-from zdb.ratings.recalculation import impact, mending, tournament_loader, windows
-from zdb.ratings.recalculation import repository as repo
-from zdb.ratings.recalculation.shadow_tables import ShadowTables
-from zdb.ratings.recalculation.state import finish_run, run_start
-from zdb.ratings.recalculation.stored_walk import StoredWalk
+from zdb.recalculation import impact, mending, windows
+from zdb.recalculation import store as repo
+from zdb.recalculation.shadow_tables import ShadowTables
+from zdb.recalculation.stored_walk import StoredWalk
+from zdb.timeline import stored_state
+from zdb.timeline.models import Evaluation, HistoryRow, StartRatingRow
+from zdb.timeline.state import finish_run, run_start
+from zdb.tournaments import engine_view
 from zdb.tournaments import repository as tournaments
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
@@ -152,10 +154,10 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
     withdrawn = list(
         session.execute(select(TournamentRecord.id).where(TournamentRecord.status == "withdrawn")).scalars()
     )
-    initial = repo.load_initial_states(session)
+    initial = stored_state.load_initial_states(session)
     heads = windows.load_heads(session)
     versions = {key[3]: version for key, version in heads}
-    others: list[Event] = [*repo.load_start_ratings(session), *CONVERSIONS]
+    others: list[Event] = [*stored_state.load_start_ratings(session), *CONVERSIONS]
     progress(0, len(versions))
     # PostgreSQL: the history and the evaluations are written into bare copies and swapped in.
     shadow = (
@@ -246,7 +248,7 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
 
 def _incremental_run(session: Session, generation: int, progress: Progress) -> tuple[int, int, int]:
     pending = tournaments.pending_tournaments(session)
-    starts = repo.load_start_ratings(session, pending_only=True)
+    starts = stored_state.load_start_ratings(session, pending_only=True)
     if not pending and not starts:
         return 0, 0, 0
     old_keys = tournaments.version_keys(
@@ -255,7 +257,7 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
     changes: dict[OrderKey, Event | None] = {}
     for (tid, _), (end_date, acronym) in old_keys.items():
         changes[(end_date, 1, acronym, tid)] = None
-    fresh = tournament_loader.load_tournaments(session, [(p.id, p.current_version) for p in pending if not p.withdrawn])
+    fresh = engine_view.load_tournaments(session, [(p.id, p.current_version) for p in pending if not p.withdrawn])
     versions = {tid: version for tid, (_, version) in fresh.items()}
     for tournament, _ in fresh.values():
         changes[order_key(tournament)] = tournament
@@ -278,7 +280,7 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
     # Initial states are read per player: the replay asks for the few with no stored event
     # before a change.
     result = replay_incremental(
-        walk.steps(), changes, lambda pid, key: repo.state_before(session, None, pid, key), walk.watch
+        walk.steps(), changes, lambda pid, key: stored_state.state_before(session, None, pid, key), walk.watch
     )
     progress(total, total)
     stored_versions, reapplied = walk.versions, walk.reapplied

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from zdb.binary_copy import Column, encode_rows
 from zdb.rating import PlayerState, Step
 from zdb.rating.columns import STAGE_CODES, ReportColumns
-from zdb.ratings.recalculation.copy_lines import leftover_json
+from zdb.recalculation.copy_lines import leftover_json
 
 __all__ = ["BatchRows"]
 

@@ -21,9 +21,10 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import stream_rows
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, PlayerState, Step, Tournament, replay_steps
-from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
-from zdb.ratings.recalculation import repository as repo
-from zdb.ratings.recalculation import windows
+from zdb.recalculation import store as repo
+from zdb.recalculation import windows
+from zdb.timeline import stored_state
+from zdb.timeline.models import Evaluation, HistoryRow, PlayerRating
 from zdb.tournaments import repository as tournaments
 
 __all__ = ["verify"]
@@ -100,7 +101,7 @@ class _StoredHistory:
 def _steps(session: Session, initial: dict[str, PlayerState], versions: dict[int, int]) -> Iterator[Step]:
     heads = windows.load_heads(session)
     versions.update({key[3]: version for key, version in heads})
-    others: list[Event] = [*repo.load_start_ratings(session), *CONVERSIONS]
+    others: list[Event] = [*stored_state.load_start_ratings(session), *CONVERSIONS]
     return replay_steps(initial, windows.windowed_timeline(session, heads, others))
 
 
@@ -119,7 +120,7 @@ def _compare_steps(session: Session, differences: _Differences) -> dict[str, Pla
     """Every step against the stored history and reports; the final states."""
     versions: dict[int, int] = {}
     history = _StoredHistory(session)
-    initial = repo.load_initial_states(session)
+    initial = stored_state.load_initial_states(session)
     final = dict(initial)
     reported: list[tuple[Step, int]] = []
     evaluated: set[tuple[int, int]] = set()
@@ -154,12 +155,15 @@ def verify(session: Session) -> list[str]:
         for p in tournaments.pending_tournaments(session)
     ]
     pending += [
-        f"start rating of {s.pid} on {s.date}: not yet recalculated" for s in repo.load_start_ratings(session, True)
+        f"start rating of {s.pid} on {s.date}: not yet recalculated"
+        for s in stored_state.load_start_ratings(session, True)
     ]
     differences = _Differences()
     final = _compare_steps(session, differences)
     current = {
-        int(pid): (s.rating, s.index, repo.encode_leftover(s.leftover)) for pid, s in final.items() if s != EMPTY_STATE
+        int(pid): (s.rating, s.index, stored_state.encode_leftover(s.leftover))
+        for pid, s in final.items()
+        if s != EMPTY_STATE
     }
     r = PlayerRating
     stored = {

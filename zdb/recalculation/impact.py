@@ -11,47 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, SmallInteger, func, select
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows, stream_rows
-from zdb.orm import Base
 from zdb.rating import PlayerState
-from zdb.ratings.models import PlayerRating
+from zdb.timeline.models import PlayerRating
+from zdb.timeline.run_records import RunChange, RunRecord, RunTournament
 
-__all__ = ["RunChange", "RunRecord", "RunTournament", "record_impact", "stored_ratings"]
+__all__ = ["record_impact", "stored_ratings"]
 
 Pair = tuple[int | None, int | None]
-
-
-class RunRecord(Base):
-    __tablename__ = "recalc_runs"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), index=True)
-    generation: Mapped[int] = mapped_column(BigInteger)
-    from_scratch: Mapped[bool]
-    tournaments: Mapped[int]
-    moved: Mapped[int]  # persons whose rating or index changed
-    largest_change: Mapped[int | None]  # the rating change of the largest size, with its sign
-
-
-class RunTournament(Base):
-    __tablename__ = "recalc_run_tournaments"
-
-    run_id: Mapped[int] = mapped_column(ForeignKey("recalc_runs.id", ondelete="CASCADE"), primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
-
-
-class RunChange(Base):
-    __tablename__ = "recalc_run_changes"
-
-    run_id: Mapped[int] = mapped_column(ForeignKey("recalc_runs.id", ondelete="CASCADE"), primary_key=True)
-    player_pkz: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
-    old_rating: Mapped[int | None]
-    old_index: Mapped[int | None] = mapped_column(SmallInteger)
-    new_rating: Mapped[int | None]
-    new_index: Mapped[int | None] = mapped_column(SmallInteger)
 
 
 def stored_ratings(session: Session, pids: Iterable[str] | None = None) -> dict[str, Pair]:

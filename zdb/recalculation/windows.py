@@ -27,7 +27,7 @@ from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
 from zdb.rating import Event, OrderKey, Tournament, order_key
-from zdb.ratings.recalculation import tournament_loader
+from zdb.tournaments import engine_view
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
 __all__ = ["WINDOW", "Head", "load_heads", "windowed_timeline"]
@@ -80,7 +80,7 @@ def windowed_timeline(
         if key[3] not in loaded:
             pairs, read = order[read : read + window], read + window
             before_read()
-            read_now = tournament_loader.load_tournaments(session, pairs)
+            read_now = engine_view.load_tournaments(session, pairs)
             loaded = {tid: tournament for tid, (tournament, _) in read_now.items()}
             if len(loaded) != len(pairs):
                 raise RuntimeError("a tournament version named by the heads was not found")

@@ -9,9 +9,9 @@ import threading
 
 from sqlalchemy import Engine
 
-from zdb.ratings.recalculation.dispatch import clear_dispatcher, set_dispatcher
-from zdb.ratings.recalculation.runner import run_recalculation
-from zdb.ratings.recalculation.state import is_dirty
+from zdb.recalculation.run import run_recalculation
+from zdb.timeline.recalc_dispatch import clear_dispatcher, set_dispatcher
+from zdb.timeline.state import is_dirty
 
 __all__ = ["EmbeddedRecalculator"]
 

@@ -29,8 +29,8 @@ from sqlalchemy.orm import Session
 
 from zdb.rating import OrderKey, PlayerId, Tournament
 from zdb.rating.replay import INCREMENTAL_WINDOW
-from zdb.ratings.recalculation import repository as repo
-from zdb.ratings.recalculation import tournament_loader
+from zdb.recalculation import store as repo
+from zdb.tournaments import engine_view
 
 __all__ = ["StoredWalk"]
 
@@ -117,6 +117,6 @@ class StoredWalk:
                 and not (playing.isdisjoint(step.rows) and dirty.isdisjoint(step.rows))
             ):
                 batch.append((step.key[3], step.tournament_version))
-        for tournament, loaded in tournament_loader.load_tournaments(self._session, batch).values():
+        for tournament, loaded in engine_view.load_tournaments(self._session, batch).values():
             self._cache[(tournament.id, loaded)] = tournament
         return self._cache.pop((tid, version))

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import copy_rows, in_chunks
 from zdb.rating import PlayerState
-from zdb.ratings.models import InitialState, StartRatingRow
-from zdb.ratings.recalculation.dirty import mark_dirty
-from zdb.ratings.recalculation.repository import encode_leftover
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import InitialState, StartRatingRow
+from zdb.timeline.stored_state import encode_leftover
 
 __all__ = ["set_initial_states", "set_start_rating"]
 

@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 
 from zdb.db import after_commit
 from zdb.rating import OrderKey
-from zdb.ratings.recalculation.dispatch import request_recalculation
-from zdb.ratings.recalculation.state import dirty_position, locked_state
+from zdb.timeline.recalc_dispatch import request_recalculation
+from zdb.timeline.state import dirty_position, locked_state
 
 __all__ = ["mark_dirty"]
 
