@@ -1,6 +1,7 @@
 """Every table, imported in one place so that Alembic sees the whole metadata."""
 
-from zdb.auth.models import ApiToken, AuditEntry
+from zdb.audit.models import AuditEntry
+from zdb.auth.models import ApiToken
 from zdb.auth.portal_models import PortalClient, PortalToken
 from zdb.auth.web_sessions import WebSession
 from zdb.editions.models import EditionRating, ListEdition

@@ -20,9 +20,9 @@ from sqlalchemy.exc import DataError, IntegrityError
 from tests.api.world import REPLAY
 from tests.db.scenario import submit
 from zdb.app import API_PREFIX, app_from_environment, create_app
+from zdb.audit.models import AuditEntry
+from zdb.audit.writer import record_entry
 from zdb.auth.errors import PermissionDeniedError
-from zdb.auth.models import AuditEntry
-from zdb.auth.service import record_write
 from zdb.config import Settings
 from zdb.db import database_key, engine_for
 from zdb.endpoints.dependencies import Caller, RequestSession
@@ -45,7 +45,7 @@ def _probe_app(url: str) -> TestClient:
 
     @router.post("/probe")
     def probe(session: RequestSession, caller: Caller, fail: bool = False, crash: bool = False) -> dict[str, Any]:
-        record_write(session, caller, "probe", "nothing")
+        record_entry(session, caller.token_id, "probe", "nothing")
         mark_dirty(session, [PROBE_KEY])
         if fail:
             raise ConflictError("refused after writing")

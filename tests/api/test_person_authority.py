@@ -32,7 +32,7 @@ from tests.api.test_submissions import (
 )
 from tests.api.world import REPLAY, World
 from tests.db.scenario import differences, recalc
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
 from zdb.tournaments.models import Participation, TournamentRecord

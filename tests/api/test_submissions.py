@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from tests.api.world import World
 from tests.conftest import SHARED
 from tests.db.scenario import differences, recalc
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.formats.trf import iter_games, parse_trf
 from zdb.players.models import Membership, Player

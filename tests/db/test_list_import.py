@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.db.list_lines import single_line_people, with_lagging_lines
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
 from zdb.formats.list_model import ListMember

@@ -36,8 +36,8 @@ from starlette.concurrency import run_in_threadpool
 
 from zdb.api.conditional import conditional_bytes
 from zdb.api.read_pool import ReadPool
+from zdb.audit.reader import last_write_at
 from zdb.auth.principal import Principal
-from zdb.auth.repository import last_write_at
 from zdb.db import unit_of_work
 from zdb.editions.sources import list_source
 from zdb.errors import ValidationError, ValidationProblem

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 
+from zdb.audit.writer import record_entry
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
 from zdb.errors import ConflictError, NotFoundError
 from zdb.locks import TOURNAMENT_IDS, hold
@@ -121,28 +122,26 @@ def store(
     state = "corrected" if correction else "submitted"
     record_state(session, tournament_id, state, by=writer_name(caller), version=version)
     created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
-    record_write(
-        session,
-        caller,
-        "tournament.correct" if correction else "tournament.submit",
-        f"tournament {tournament_id}",
-        {
-            "version": version,
-            "acronym": intake.submission.acronym,
-            "players": len(intake.submission.players),
-            "created_players": created,
-            **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
-            **({"announcement": announced.code} if announced is not None else {}),
-        },
-    )
+    more: dict[str, Any] = {
+        "version": version,
+        "acronym": intake.submission.acronym,
+        "players": len(intake.submission.players),
+        "created_players": created,
+        **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
+        **({"announcement": announced.code} if announced is not None else {}),
+    }
+    action = "tournament.correct" if correction else "tournament.submit"
+    record_entry(session, caller.token_id, action, f"tournament {tournament_id}", **more)
     for pkz, year in intake.learned.items():
         # A person's fact learned from a file: before and after, and the file it came from.
-        record_write(
+        record_entry(
             session,
-            caller,
+            caller.token_id,
             "player.learn",
             f"player {pkz}",
-            {"birth_year": {"before": None, "after": year}, "from": f"tournament {tournament_id} version {version}"},
+            before={"birth_year": None},
+            after={"birth_year": year},
+            **{"from": f"tournament {tournament_id} version {version}"},
         )
     out = SubmissionOut(
         id=tournament_id,
@@ -170,17 +169,15 @@ def record_preview(session: Session, caller: Principal, intake: Intake) -> None:
     submission = intake.submission
     target = "tournament (new)" if submission.tournament_id is None else f"tournament {submission.tournament_id}"
     matched = [p.pkz for p, new in zip(submission.players, intake.created, strict=True) if p.pkz > 0 and not new]
-    record_write(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "tournament.preview",
         target,
-        {
-            "acronym": submission.acronym,
-            "federation": submission.federation_prefix,
-            "players": len(submission.players),
-            "matched_players": matched,
-        },
+        acronym=submission.acronym,
+        federation=submission.federation_prefix,
+        players=len(submission.players),
+        matched_players=matched,
     )
 
 
@@ -189,6 +186,5 @@ def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason:
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
     withdraw_tournament(session, tournament_id, by=writer_name(caller))
     record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
-    record_write(
-        session, caller, "tournament.withdraw", f"tournament {tournament_id}", {"reason": reason} if reason else None
-    )
+    more: dict[str, Any] = {"reason": reason} if reason else {}
+    record_entry(session, caller.token_id, "tournament.withdraw", f"tournament {tournament_id}", **more)

@@ -16,12 +16,12 @@ from fastapi.responses import JSONResponse
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
+from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.federations.settings import FederationSetting, effective_settings, require_federation, set_settings
-from zdb.office.audit import record_change
 from zdb.tournaments.announcements import announce, announcement_out, calendar, find_announcement
 from zdb.tournaments.lifecycle_schemas import (
     AnnouncementIn,
@@ -65,8 +65,13 @@ def create_announcement(
     writes.authorize(caller, body.federation)
     made = announce(session, body, by=writes.writer_name(caller))
     out = announcement_out(made)
-    record_change(
-        session, caller, "announcement.create", f"announcement {made.code}", before=None, after=out.model_dump()
+    record_entry(
+        session,
+        caller.token_id,
+        "announcement.create",
+        f"announcement {made.code}",
+        before=None,
+        after=out.model_dump(),
     )
     return JSONResponse(
         out.model_dump(mode="json"), status_code=201, headers={"Location": f"/api/v1/announcements/{made.code}"}
@@ -151,5 +156,5 @@ def put_federation_settings(
     before, after = set_settings(
         session, prefix, announcement=body.announcement, announcement_days=body.announcement_days
     )
-    record_change(session, caller, "federation.settings", f"federation {prefix}", before=before, after=after)
+    record_entry(session, caller.token_id, "federation.settings", f"federation {prefix}", before=before, after=after)
     return _settings_out(session, prefix)

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
-from zdb.auth.repository import last_write_at
+from zdb.audit.reader import last_write_at
 from zdb.endpoints.dependencies import Paging, RequestSession, get_principal
 from zdb.endpoints.pagination import Page
 from zdb.federations import queries

@@ -16,7 +16,7 @@ from fastapi import BackgroundTasks, File, Form, Path, Query, Request, UploadFil
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 
-from zdb.auth.service import record_write
+from zdb.audit.writer import record_entry
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
 from zdb.lists.difference import KINDS
@@ -101,7 +101,7 @@ def upload(
     record.progress_done, record.progress_total, record.actor_token_id = 0, 0, caller.token_id
     session.add(record)
     session.flush()
-    record_write(session, caller, "list.upload", f"import {record.id}", {"file": name, "dry_run": record.dry_run})
+    record_entry(session, caller.token_id, "list.upload", f"import {record.id}", file=name, dry_run=record.dry_run)
     _queue(request, background, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
 
@@ -188,7 +188,7 @@ def apply_import(
     shown.payload = None
     session.add(record)
     session.flush()
-    record_write(session, caller, "list.apply", f"import {record.id}", {"dry_run": import_id})
+    record_entry(session, caller.token_id, "list.apply", f"import {record.id}", dry_run=import_id)
     _queue(request, background, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
 
@@ -202,6 +202,6 @@ def rerun(
     caller = admin(request, session)
     record = rerun_import(session, import_id)
     action = "fide.rerun" if record.kind == "fide" else "list.rerun"
-    record_write(session, caller, action, f"import {record.id}", {"file": record.file_name})
+    record_entry(session, caller.token_id, action, f"import {record.id}", file=record.file_name)
     _queue(request, background, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
