@@ -22,6 +22,7 @@ from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.federations.settings import FederationSetting, effective_settings, require_federation, set_settings
+from zdb.submissions.store import writer_name
 from zdb.tournaments.announcements import announce, announcement_out, calendar, find_announcement
 from zdb.tournaments.lifecycle_schemas import (
     AnnouncementIn,
@@ -63,7 +64,7 @@ def create_announcement(
     *, session: RequestSession, caller: Annotated[Principal, Depends(_announcer)], body: AnnouncementIn
 ) -> Response:
     writes.authorize(caller, body.federation)
-    made = announce(session, body, by=writes.writer_name(caller))
+    made = announce(session, body, by=writer_name(caller))
     out = announcement_out(made)
     record_entry(
         session,

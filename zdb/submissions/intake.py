@@ -30,10 +30,10 @@ from zdb.lists.fide_start import fide_start_ratings
 from zdb.messages import Message
 from zdb.players.matching import PlayerQuery, match_players
 from zdb.rating import InvalidInputError, ResultCode
-from zdb.tournaments.json_reading import JsonTournament
+from zdb.submissions.json_reading import JsonTournament
+from zdb.submissions.schemas import PlayerIn, TournamentIn
 from zdb.tournaments.person_facts import KnownPerson, known_people, learn_birth_years
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission
-from zdb.tournaments.submission_schemas import PlayerIn, TournamentIn
 from zdb.tournaments.validation import check_dates, check_kind, check_pairings, check_time_control
 
 __all__ = ["PREVIEW_ID", "Intake", "TrfMeta", "intake_json", "intake_trf"]

@@ -1,20 +1,22 @@
 """The evaluation a submitted tournament would get now, before it is stored: the referee's
-preview. It reads each participant's stored state just before the tournament's place, so it
-belongs to the ratings side; nothing is written."""
+preview. It reads each participant's stored state just before the tournament's place; nothing
+is written but the audit entry of the preview (a read of other people's ratings)."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import record_entry
+from zdb.auth.principal import Principal
 from zdb.rating import EMPTY_STATE, PlayerState, evaluate_tournament
 from zdb.ratings.evaluation_report import engine_figures
+from zdb.submissions.intake import PREVIEW_ID, Intake
+from zdb.submissions.schemas import PreviewOut, PreviewRowOut, WarningOut
 from zdb.timeline.models import InitialState
 from zdb.timeline.stored_state import state_before, state_from_columns
-from zdb.tournaments.intake import PREVIEW_ID, Intake
 from zdb.tournaments.service import TournamentSubmission
-from zdb.tournaments.submission_schemas import PreviewOut, PreviewRowOut, WarningOut
 
-__all__ = ["preview"]
+__all__ = ["preview", "record_preview"]
 
 
 def _states(session: Session, submission: TournamentSubmission) -> dict[str, PlayerState]:
@@ -52,3 +54,23 @@ def preview(session: Session, intake: Intake) -> PreviewOut:
         )
     warnings = [WarningOut(place=w.place, message=w.message) for w in intake.warnings]
     return PreviewOut(rule_set=evaluation.rule_set, rows=rows, warnings=warnings)
+
+
+def record_preview(session: Session, caller: Principal, intake: Intake) -> None:
+    """A preview is a read of other people's ratings: it is audited like a write, with the
+    persons it matched, so that the rating office can see who looked up whom. Only a preview
+    that was answered is recorded; a refused one rolls back with its request and showed the
+    file's problems alone."""
+    submission = intake.submission
+    target = "tournament (new)" if submission.tournament_id is None else f"tournament {submission.tournament_id}"
+    matched = [p.pkz for p, new in zip(submission.players, intake.created, strict=True) if p.pkz > 0 and not new]
+    record_entry(
+        session,
+        caller.token_id,
+        "tournament.preview",
+        target,
+        acronym=submission.acronym,
+        federation=submission.federation_prefix,
+        players=len(submission.players),
+        matched_players=matched,
+    )

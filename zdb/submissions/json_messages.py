@@ -20,7 +20,7 @@ import pydantic
 
 from zdb.errors import ValidationProblem
 from zdb.messages import Message
-from zdb.tournaments.submission_schemas import GameIn, PlayerIn, TournamentIn
+from zdb.submissions.schemas import GameIn, PlayerIn, TournamentIn
 
 __all__ = ["json_problem", "json_problems", "submission_field_problem"]
 

@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 import pydantic
 
 from zdb.errors import ValidationProblem
-from zdb.tournaments.json_messages import json_problems
-from zdb.tournaments.submission_schemas import GameIn, PlayerIn, TournamentIn
+from zdb.submissions.json_messages import json_problems
+from zdb.submissions.schemas import GameIn, PlayerIn, TournamentIn
 
 __all__ = ["JsonTournament", "json_problems", "read_tournament_json"]
 
