@@ -26,8 +26,8 @@ from tests.db.scenario import (
 from zdb.db import engine_for, unit_of_work
 from zdb.migrate import downgrade, upgrade
 from zdb.rating.replay import INCREMENTAL_WINDOW
-from zdb.ratings.queries import recalc_status
 from zdb.ratings.schemas import RecalcProgress, RecalcStatus
+from zdb.ratings.status_queries import recalc_status
 from zdb.recalculation import store, windows
 from zdb.recalculation.embedded import EmbeddedRecalculator
 from zdb.recalculation.recalculate import LOCK_KEY, recalculate

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from sqlalchemy.orm import Session
 
 from zdb.audit.writer import record_entry
-from zdb.auth import repository as repo
+from zdb.auth import token_queries
 from zdb.auth.errors import AuthenticationError
 from zdb.auth.models import ROLES, ApiToken
 from zdb.auth.principal import Principal
@@ -84,7 +84,7 @@ def revoke_token(session: Session, prefix_or_id: str) -> ApiToken:
         found = session.get(ApiToken, int(prefix_or_id))
         candidates = [] if found is None else [found]
     else:
-        candidates = repo.tokens_by_prefix(session, prefix_or_id)
+        candidates = token_queries.tokens_by_prefix(session, prefix_or_id)
     if not candidates:
         raise NotFoundError(f"no token has the id or prefix {prefix_or_id!r}")
     if len(candidates) > 1:
@@ -101,14 +101,14 @@ def revoke_token(session: Session, prefix_or_id: str) -> ApiToken:
 
 def token_standing(session: Session, secret: str) -> str:
     """``valid``, ``revoked`` or ``unknown``: what a sign-in with ``secret`` would find."""
-    token = repo.token_by_hash(session, hash_secret(secret))
+    token = token_queries.token_by_hash(session, hash_secret(secret))
     if token is None:
         return "unknown"
     return "revoked" if token.revoked_at is not None else "valid"
 
 
 def authenticate(session: Session, secret: str) -> Principal:
-    token = repo.token_by_hash(session, hash_secret(secret))
+    token = token_queries.token_by_hash(session, hash_secret(secret))
     if token is None:
         raise AuthenticationError("the token is not known")
     if token.revoked_at is not None:

@@ -3,7 +3,7 @@
 Each file is one set-based query, whatever its size: the members of a whole federation with
 their ratings and last evaluation, its clubs, its federations. The last evaluation is the latest
 evaluated tournament of the player's history (the same definition as the JSON club list of
-``zdb.ratings.queries.club_ratings``), picked by a window over the history rows of exactly the
+``zdb.ratings.club_list_queries.club_ratings``), picked by a window over the history rows of exactly the
 players listed, so that no query runs per player. Only public data is selected: the birth date
 never leaves the database here.
 """

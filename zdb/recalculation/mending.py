@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from zdb.rating import OrderKey, PlayerId, Step
-from zdb.recalculation import store as repo
+from zdb.recalculation import store
 from zdb.timeline.models import Evaluation, HistoryRow
 
 __all__ = ["mend"]
@@ -29,12 +29,12 @@ _EVALUATION_KEY = ("tournament_id", "version", "player_pkz")
 
 
 def mend(
-    session: Session, steps: Sequence[tuple[Step, int | None, repo.DbStep]]
+    session: Session, steps: Sequence[tuple[Step, int | None, store.DbStep]]
 ) -> dict[OrderKey, tuple[set[PlayerId], set[PlayerId]]]:
     """Delete the stored rows of re-applied ``steps`` (new step, tournament version, stored
     step) that differ from the new ones; per step, the players whose history rows and report
     rows are to be inserted (``repository.write_steps``'s ``only``)."""
-    reports = repo.stored_evaluations(session, [(s.key[3], v) for s, v, _ in steps if s.evaluation and v])
+    reports = store.stored_evaluations(session, [(s.key[3], v) for s, v, _ in steps if s.evaluation and v])
     stale_history: list[tuple[Any, ...]] = []
     stale_reports: list[tuple[int, int, int]] = []
     fresh: dict[OrderKey, tuple[set[PlayerId], set[PlayerId]]] = {}
@@ -59,7 +59,7 @@ def mend(
             assert version is not None
             tid = step.key[3]
             stored = reports[(tid, version)]
-            new_rows = repo.evaluation_rows(tid, version, step.evaluation.rule_set, step.evaluation.rows)
+            new_rows = store.evaluation_rows(tid, version, step.evaluation.rule_set, step.evaluation.rows)
             for report_row, values in zip(step.evaluation.rows, new_rows, strict=True):
                 pkz = values[2]
                 had = stored.pop(pkz, None)
@@ -69,6 +69,6 @@ def mend(
                         stale_reports.append((tid, version, pkz))
             stale_reports += [(tid, version, pkz) for pkz in stored]  # no longer reported
         fresh[step.key] = (history, reported)
-    repo.delete_rows(session, HistoryRow.__table__, _HISTORY_KEY, stale_history)  # type: ignore[arg-type]
-    repo.delete_rows(session, Evaluation.__table__, _EVALUATION_KEY, stale_reports)  # type: ignore[arg-type]
+    store.delete_rows(session, HistoryRow.__table__, _HISTORY_KEY, stale_history)  # type: ignore[arg-type]
+    store.delete_rows(session, Evaluation.__table__, _EVALUATION_KEY, stale_reports)  # type: ignore[arg-type]
     return fresh

@@ -31,6 +31,7 @@ from sqlalchemy import bindparam, case, func, select, text, update
 from sqlalchemy.orm import Session
 
 from zdb.bulk import keys_table
+from zdb.db import is_postgres
 from zdb.locks import RECALCULATION
 from zdb.rating import (
     CONVERSIONS,
@@ -43,15 +44,13 @@ from zdb.rating import (
     replay_incremental,
     replay_steps,
 )
-from zdb.recalculation import impact, mending, windows
-from zdb.recalculation import store as repo
+from zdb.recalculation import impact, mending, store, windows
 from zdb.recalculation.shadow_tables import ShadowTables
 from zdb.recalculation.stored_walk import StoredWalk
 from zdb.timeline import stored_state
 from zdb.timeline.models import Evaluation, HistoryRow, StartRatingRow
 from zdb.timeline.state import finish_run, run_start
-from zdb.tournaments import engine_view
-from zdb.tournaments import repository as tournaments
+from zdb.tournaments import engine_view, pending_versions
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
 __all__ = ["LOCK_KEY", "Progress", "RecalcOutcome", "recalculate"]
@@ -76,11 +75,11 @@ class RecalcOutcome:
 
 
 def _on_postgresql(session: Session) -> bool:
-    return session.get_bind().dialect.name == "postgresql"
+    return is_postgres(session)
 
 
 def _try_lock(session: Session) -> bool:
-    if session.get_bind().dialect.name == "postgresql":
+    if is_postgres(session):
         return bool(session.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": LOCK_KEY}).scalar())
     return True  # SQLite: callers hold _PROCESS_LOCK; the database file serialises writers
 
@@ -94,7 +93,7 @@ def recalculate(
 ) -> RecalcOutcome:
     """Bring the stored results up to date; see the module docstring. ``started`` is called
     once the run holds the lock (a run that finds the lock taken returns without calling it)."""
-    is_sqlite = session.get_bind().dialect.name == "sqlite"
+    is_sqlite = not is_postgres(session)
     if is_sqlite and not _PROCESS_LOCK.acquire(blocking=False):
         return RecalcOutcome(ran=False)
     try:
@@ -163,12 +162,12 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
     shadow = (
         ShadowTables(session, [HistoryRow.__tablename__, Evaluation.__tablename__]) if _on_postgresql(session) else None
     )
-    repo.delete_all_results(session, rebuilt=shadow is not None)
+    store.delete_all_results(session, rebuilt=shadow is not None)
     if shadow is not None:
         shadow.create()
     final: dict[str, PlayerState] = dict(initial)
     into = shadow.target if shadow is not None else str
-    with repo.step_copies(session, into=into) as copies:
+    with store.step_copies(session, into=into) as copies:
         # The tournaments are read window by window while the steps are copied over the same
         # connection: each read pauses the copy (``windows``).
         timeline = windows.windowed_timeline(session, heads, others, before_read=copies.pause)
@@ -180,11 +179,11 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
                 final.update(step.outputs)
                 yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
 
-        repo.write_steps(session, replayed(), into=into, copies=copies)
+        store.write_steps(session, replayed(), into=into, copies=copies)
     if shadow is not None:
         shadow.swap()
     before = impact.stored_ratings(session)
-    changed = repo.replace_current_ratings(session, final)
+    changed = store.replace_current_ratings(session, final)
     impact.record_impact(
         session, generation=generation, from_scratch=True, tournaments=versions, before=before, after=final
     )
@@ -247,11 +246,11 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
 
 
 def _incremental_run(session: Session, generation: int, progress: Progress) -> tuple[int, int, int]:
-    pending = tournaments.pending_tournaments(session)
+    pending = pending_versions.pending_tournaments(session)
     starts = stored_state.load_start_ratings(session, pending_only=True)
     if not pending and not starts:
         return 0, 0, 0
-    old_keys = tournaments.version_keys(
+    old_keys = pending_versions.version_keys(
         session, [(p.id, p.evaluated_version) for p in pending if p.evaluated_version is not None]
     )
     changes: dict[OrderKey, Event | None] = {}
@@ -290,10 +289,10 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
     step_versions = {**stored_versions, **versions}
     whole = [s for s in result.steps if s.key in changes or s.key not in reapplied]
     assert all(s.partial is None for s in whole), "a conversion is re-applied, never changed"
-    repo.delete_history_at(session, [*result.removed, *(s.key for s in whole)])
+    store.delete_history_at(session, [*result.removed, *(s.key for s in whole)])
     touched_tournaments = [key[3] for key in result.removed if key[1] == 1]
     touched_tournaments += [s.key[3] for s in whole if s.evaluation is not None]
-    repo.delete_evaluations(session, touched_tournaments)
+    store.delete_evaluations(session, touched_tournaments)
     only = mending.mend(
         session,
         [
@@ -302,9 +301,10 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
             if s.key not in changes and s.key in reapplied
         ],
     )
-    repo.write_steps(session, ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps), only)
+    versioned = ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps)
+    store.write_steps(session, versioned, only)
     before = impact.stored_ratings(session, result.final_states)
-    repo.write_current_ratings(session, result.final_states)
+    store.write_current_ratings(session, result.final_states)
     impact.record_impact(
         session,
         generation=generation,

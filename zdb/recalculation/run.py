@@ -20,7 +20,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from zdb.common.collector import collector_paused
 from zdb.config import settings
-from zdb.db import database_key, unit_of_work
+from zdb.db import database_key, is_postgres, unit_of_work
 from zdb.rating.kernel import use_compiled
 from zdb.recalculation.recalculate import RecalcOutcome, recalculate
 from zdb.timeline import live_progress
@@ -40,7 +40,7 @@ class _ProgressWriter:
 
     def __init__(self, engine: Engine, report: Callable[[int, int], None] | None) -> None:
         self._engine = engine
-        self._aside = engine.dialect.name == "postgresql"
+        self._aside = is_postgres(engine)
         self._database = database_key(engine)
         self._report = report
         self.started = False  # this run holds the lock and has marked itself running

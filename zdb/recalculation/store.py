@@ -24,6 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from zdb.bulk import TextCopies, copy_rows, keys_table, stream_rows
+from zdb.db import is_postgres
 from zdb.rating import (
     CONVERSIONS,
     EMPTY_STATE,
@@ -377,7 +378,7 @@ def stored_evaluations(
     if not wanted:
         return found
     e = Evaluation
-    if session.get_bind().dialect.name == "postgresql":
+    if is_postgres(session):
         # One statement, the pairs joined as arrays: on a late weekend open's 750 tournaments,
         # under half the time of IN lists of pairs.
         chosen = keys_table([e.__table__.c.tournament_id, e.__table__.c.version], wanted)
@@ -402,7 +403,7 @@ def delete_rows(session: Session, table: Table, columns: Sequence[str], keys: Se
     a sequential scan)."""
     if not keys:
         return
-    if session.get_bind().dialect.name == "postgresql":
+    if is_postgres(session):
         _delete_joined(session, table, columns, keys)
         return
     *prefix, last = (table.c[column] for column in columns)

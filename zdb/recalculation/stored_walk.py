@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from zdb.rating import OrderKey, PlayerId, Tournament
 from zdb.rating.replay import INCREMENTAL_WINDOW
-from zdb.recalculation import store as repo
+from zdb.recalculation import store
 from zdb.tournaments import engine_view
 
 __all__ = ["StoredWalk"]
@@ -57,20 +57,20 @@ class StoredWalk:
         self._start = start
         self._progress = progress
         self._total = total  # tournaments from ``start`` on, for the progress figures
-        self._ahead: deque[repo.DbStep] = deque()
-        self._held: deque[repo.DbStep] = deque(maxlen=_HELD)
+        self._ahead: deque[store.DbStep] = deque()
+        self._held: deque[store.DbStep] = deque(maxlen=_HELD)
         self._cache: dict[tuple[int, int], Tournament] = {}
         self._dirty: AbstractSet[PlayerId] = frozenset()
         self.versions: dict[int, int] = {}
-        self.reapplied: dict[OrderKey, repo.DbStep] = {}
+        self.reapplied: dict[OrderKey, store.DbStep] = {}
 
     def watch(self, dirty: KeysView[PlayerId]) -> None:
         """Takes the replay's live view of the players whose state differs from the stored one
         (``replay_incremental``'s ``watch``)."""
         self._dirty = dirty
 
-    def steps(self) -> Iterator[repo.DbStep]:
-        source = repo.iter_stored_steps(self._session, self._start, self._load)
+    def steps(self) -> Iterator[store.DbStep]:
+        source = store.iter_stored_steps(self._session, self._start, self._load)
         done = 0
         exhausted = False
         while True:
@@ -92,7 +92,7 @@ class StoredWalk:
             self._held.append(step)
             yield step
 
-    def _reapplied(self, step: repo.DbStep) -> None:
+    def _reapplied(self, step: store.DbStep) -> None:
         self.reapplied[step.key] = step
 
     def _load(self, tid: int, version: int) -> Tournament:

@@ -21,11 +21,10 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import stream_rows
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, PlayerState, Step, Tournament, replay_steps
-from zdb.recalculation import store as repo
-from zdb.recalculation import windows
+from zdb.recalculation import store, windows
 from zdb.timeline import stored_state
 from zdb.timeline.models import Evaluation, HistoryRow, PlayerRating
-from zdb.tournaments import repository as tournaments
+from zdb.tournaments import pending_versions
 
 __all__ = ["verify"]
 
@@ -106,11 +105,11 @@ def _steps(session: Session, initial: dict[str, PlayerState], versions: dict[int
 
 
 def _compare_reports(session: Session, steps: list[tuple[Step, int]], differences: _Differences) -> None:
-    stored = repo.stored_evaluations(session, [(step.key[3], version) for step, version in steps])
+    stored = store.stored_evaluations(session, [(step.key[3], version) for step, version in steps])
     for step, version in steps:
         assert step.evaluation is not None
         tid = step.key[3]
-        rows = repo.evaluation_rows(tid, version, step.evaluation.rule_set, step.evaluation.rows)
+        rows = store.evaluation_rows(tid, version, step.evaluation.rule_set, step.evaluation.rows)
         expected = {row[:3]: row[3:] for row in rows}
         have = {(tid, version, pkz): values for pkz, values in stored[(tid, version)].items()}
         differences.compare("evaluation", expected, have)
@@ -128,7 +127,7 @@ def _compare_steps(session: Session, differences: _Differences) -> dict[str, Pla
         final.update(step.outputs)
         version = versions[step.key[3]] if isinstance(step.event, Tournament) else None
         differences.compare("history", {}, history.before(step.key))
-        expected = {(*row[:4], row[4]): row[5:] for row in repo.history_rows(step, version)}
+        expected = {(*row[:4], row[4]): row[5:] for row in store.history_rows(step, version)}
         differences.compare("history", expected, history.at(step.key))
         if step.evaluation is not None:
             assert version is not None
@@ -142,7 +141,7 @@ def _compare_steps(session: Session, differences: _Differences) -> dict[str, Pla
     # Reports of tournaments (or versions) the time line no longer holds.
     e = Evaluation
     pairs = session.execute(select(e.tournament_id, e.version).distinct()).all()
-    strays = repo.stored_evaluations(session, [(tid, v) for tid, v in pairs if (tid, v) not in evaluated])
+    strays = store.stored_evaluations(session, [(tid, v) for tid, v in pairs if (tid, v) not in evaluated])
     for (tid, version), rows in strays.items():
         differences.compare("evaluation", {}, {(tid, version, pkz): values for pkz, values in rows.items()})
     return final
@@ -152,7 +151,7 @@ def verify(session: Session) -> list[str]:
     """Every difference between the stored results and a from-scratch evaluation."""
     pending = [
         f"tournament {p.id}: {'withdrawal' if p.withdrawn else f'version {p.current_version}'} not yet recalculated"
-        for p in tournaments.pending_tournaments(session)
+        for p in pending_versions.pending_tournaments(session)
     ]
     pending += [
         f"start rating of {s.pid} on {s.date}: not yet recalculated"

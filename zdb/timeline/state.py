@@ -16,7 +16,7 @@ from datetime import date, datetime
 from sqlalchemy import Connection, select, update
 from sqlalchemy.orm import Session
 
-from zdb.db import database_key
+from zdb.db import database_key, is_postgres
 from zdb.locks import RECALCULATION, held
 from zdb.rating import OrderKey
 from zdb.timeline import live_progress
@@ -103,7 +103,7 @@ def current_run(session: Session) -> tuple[datetime, int, int] | None:
     half-way leaves its marks behind until the next run). SQLite: a run in this process
     (``live_progress``; the database has one writer, and during a run that is the run)."""
     bind = session.get_bind()
-    if bind.dialect.name != "postgresql":
+    if not is_postgres(bind):
         live = live_progress.current(database_key(bind))
         return None if live is None else (live.since, live.done, live.total)
     s = RecalcState
@@ -115,7 +115,7 @@ def current_run(session: Session) -> tuple[datetime, int, int] | None:
 
 _RS = RecalcState
 #: when the stored results last changed or began to, as columns to add to any statement (the
-#: recalculation's latest moments); ``zdb.ratings.queries.results_stamp_of`` reads them
+#: recalculation's latest moments); ``zdb.ratings.status_queries.results_stamp_of`` reads them
 RESULTS_STAMP_COLUMNS = tuple(
     select(column).where(_RS.id == 1).scalar_subquery().label(f"results_{column.key}")
     for column in (_RS.last_finished_at, _RS.running_since, _RS.last_started_at)

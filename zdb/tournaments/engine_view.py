@@ -19,6 +19,7 @@ from sqlalchemy import Integer, and_, case, cast, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from zdb.bulk import keys_table
+from zdb.db import is_postgres
 from zdb.grouped_columns import GroupedColumns, read_grouped_columns
 from zdb.rating import Tournament
 from zdb.rating.entries import RESULT_ORDER, ColumnarTournament, EntryColumns
@@ -60,7 +61,7 @@ def load_tournaments(
         pairs = sorted(set(versions))
         if not pairs:
             return {}
-        if session.get_bind().dialect.name == "postgresql":
+        if is_postgres(session):
             # The pairs as two arrays, joined to each primary key: one index range per pair.
             chosen = keys_table([v.__table__.c.tournament_id, v.__table__.c.version], pairs)
             chosen_id, chosen_version = chosen.c.tournament_id, chosen.c.version

@@ -15,7 +15,7 @@ from zdb.errors import NotFoundError, ValidationProblem
 from zdb.federations.queries import list_federations
 from zdb.messages import Message
 from zdb.players.club_queries import list_clubs
-from zdb.ratings.queries import top_list
+from zdb.ratings.top_list_queries import top_list
 from zdb.web.form_values import optional_int
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
-__all__ = ["PendingTournament", "evaluated_versions_from", "pending_tournaments", "version_keys"]
+__all__ = ["PendingTournament", "pending_tournaments", "version_keys"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,19 +42,6 @@ def pending_tournaments(session: Session) -> list[PendingTournament]:
         )
     ).all()
     return [PendingTournament(r.id, r.current_version, r.status == "withdrawn", r.evaluated_version) for r in rows]
-
-
-def evaluated_versions_from(session: Session, start: tuple[date, int, str, int]) -> list[tuple[int, int]]:
-    """(id, evaluated version) of the evaluated tournaments from the order key ``start`` on,
-    in order (what the stored time line holds there)."""
-    v, t = TournamentVersion, TournamentRecord
-    rows = session.execute(
-        select(t.id, t.evaluated_version)
-        .join(v, and_(v.tournament_id == t.id, v.version == t.evaluated_version))
-        .where(tuple_(v.end_date, v.acronym, v.tournament_id) >= (start[0], start[2], start[3]))
-        .order_by(v.end_date, v.acronym, v.tournament_id)
-    ).all()
-    return [(r.id, r.evaluated_version) for r in rows]
 
 
 def version_keys(session: Session, versions: Iterable[tuple[int, int]]) -> dict[tuple[int, int], tuple[date, str]]:
