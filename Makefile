@@ -31,6 +31,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	$(BIN)/python .ci/import_graph.py
 
 test: lint
 	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadscope --cov=zdb.rating --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100

@@ -79,7 +79,8 @@ P99_TARGET_MS = 25.0
 REQUEST_TIMEOUT_S = 10.0
 STARTUP_TIMEOUT_S = 60.0
 
-# --- the baseline's SQL: what zdb.ratings.player_queries.player_card and zdb.ratings.queries.club_ratings select
+# --- the baseline's SQL: what zdb.ratings.player_queries.player_card and
+# zdb.ratings.club_list_queries.club_ratings select
 
 PLAYER_SQL = """
 SELECT p.pkz, p.surname, p.given_name, p.sex, p.birth_year, p.fide_id, p.nation, p.guest,
@@ -199,7 +200,7 @@ def _load(url: str, scale: float, seed: int, samples: int) -> tuple[dict[str, An
     from zdb.db import create_db_engine, unit_of_work
     from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.migrate import upgrade
-    from zdb.ratings.recalculation.runner import run_recalculation
+    from zdb.recalculation.run import run_recalculation
     from zdb.synthetic import generate
 
     upgrade(url)

@@ -16,7 +16,7 @@ first replay (generation and one replay held) and at the end.
     python benchmarks/engine.py [--scale 0.1] [--seed 1] [--collector running] [--json] [--profile FILE]
 
 Timed sections run with the cyclic garbage collector paused, as every recalculation runs the
-engine (``zdb.ratings.recalculation.runner``): a replay keeps millions of rows, and the collector's walks
+engine (``zdb.recalculation.run``): a replay keeps millions of rows, and the collector's walks
 over them would otherwise be measured, at moments that vary from run to run.
 ``--collector running`` measures with the collector on instead.
 

@@ -18,7 +18,7 @@ Creates a fresh database (``zdb_bench`` unless told otherwise) on the server, lo
 - the peak memory of the full recalculation (the process's largest resident set, taken
   before the late open; the process's peak after it beside), which stays flat in the number of
   years: the run reads the tournaments a window at a time
-  (``zdb.ratings.recalculation.windows``);
+  (``zdb.recalculation.windows``);
 - the full recalculation once more with the compiled kernel switched off
   (``ZDB_COMPILED_KERNEL=off``, the array path), its ratio to the kernel's, and the peak memory
   of its process. It runs last, on the time line with the late open (one tournament more).
@@ -53,7 +53,7 @@ from sqlalchemy import text
 from zdb.db import create_db_engine, unit_of_work
 from zdb.exchange.synthetic import load_register, load_tournaments, organiser_prefixes, submission_of
 from zdb.migrate import upgrade
-from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.recalculation.run import run_recalculation
 from zdb.synthetic import generate, late_open
 from zdb.tournaments.service import submit_tournaments
 

@@ -81,7 +81,7 @@ def _load(url: str, scale: float) -> dict[str, Any]:
     from zdb.editions.service import publish_edition
     from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.migrate import upgrade
-    from zdb.ratings.recalculation.runner import run_recalculation
+    from zdb.recalculation.run import run_recalculation
     from zdb.synthetic import generate
 
     upgrade(url)

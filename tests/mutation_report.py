@@ -21,13 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 AREAS: dict[str, tuple[str, ...]] = {
     "engine": ("zdb.rating.",),
     "recalculation: dirty and stale marks": (
-        "zdb.ratings.recalculation.dirty.",
-        "zdb.ratings.recalculation.state.",
-        "zdb.ratings.recalculation.replay.x__mark_evaluated__",
-        "zdb.ratings.recalculation.replay.x__finish__",
-        "zdb.ratings.recalculation.replay.x_recalculate__",
+        "zdb.timeline.dirty.",
+        "zdb.timeline.state.",
+        "zdb.recalculation.recalculate.x__mark_evaluated__",
+        "zdb.recalculation.recalculate.x__finish__",
+        "zdb.recalculation.recalculate.x_recalculate__",
     ),
-    "recalculation: the rest of the run": ("zdb.ratings.recalculation.",),
+    "recalculation: the rest of the run": ("zdb.recalculation.",),
     "matching": ("zdb.players.matching.",),
     "format readers": ("zdb.formats.",),
 }

@@ -32,9 +32,9 @@ from zdb.config import settings
 from zdb.db import engine_for, unit_of_work
 from zdb.endpoints.idempotency import forget_expired_keys
 from zdb.lists.lost_imports import close_lost_imports
-from zdb.ratings.recalculation.runner import run_recalculation
-from zdb.ratings.recalculation.state import is_dirty
+from zdb.recalculation.run import run_recalculation
 from zdb.service_beats import SWEEP, record_beat
+from zdb.timeline.state import is_dirty
 
 __all__ = ["TRANSIENT_ERRORS", "clear_mark", "forget_idempotency_keys", "recalculate", "request", "set_mark", "sweep"]
 

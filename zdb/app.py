@@ -69,7 +69,7 @@ from zdb.outbox.relay import Handler
 from zdb.outbox.seam import clear_waker, set_waker
 from zdb.outbox.thread import RelayThread
 from zdb.portal import install_portal
-from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
+from zdb.recalculation.embedded import EmbeddedRecalculator
 from zdb.web import install_web
 from zdb.web.referee_session import SESSION_COOKIE
 

@@ -57,6 +57,7 @@ from sqlalchemy.sql.elements import KeyedColumnElement
 from sqlalchemy.sql.selectable import TableValuedAlias
 
 from zdb.binary_copy import SIGNATURE, TRAILER
+from zdb.db import is_postgres
 
 __all__ = [
     "IN_LIST",
@@ -93,7 +94,7 @@ def _copy_value(value: Any) -> Any:
 def copy_rows(session: Session, table: Table, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
     """Insert ``rows`` (tuples in the order of ``columns``) into ``table``; returns the count."""
     connection = session.connection()
-    if connection.dialect.name == "postgresql":
+    if is_postgres(connection):
         driver = connection.connection.driver_connection
         assert driver is not None
         count = 0
@@ -149,7 +150,7 @@ def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[
     server stores one chunk while the caller computes the next; nothing else may use the
     session's connection meanwhile."""
     connection = session.connection()
-    if connection.dialect.name == "postgresql":
+    if is_postgres(connection):
         driver = connection.connection.driver_connection
         assert driver is not None
         statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
@@ -186,7 +187,7 @@ def copy_binary(session: Session, table: str, columns: Sequence[str]) -> Iterato
     only; it frames them with the format's signature and trailer. The COPY stays open until the
     block ends, as ``copy_text``'s."""
     connection = session.connection()
-    if connection.dialect.name != "postgresql":
+    if not is_postgres(connection):
         raise NotImplementedError("binary COPY is PostgreSQL's")
     driver = connection.connection.driver_connection
     assert driver is not None
@@ -225,7 +226,7 @@ class TextCopies:
     @property
     def binary(self) -> bool:
         """Whether binary rows may be written (PostgreSQL)."""
-        return self._session.get_bind().dialect.name == "postgresql"
+        return is_postgres(self._session)
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         if kind is None:
@@ -281,7 +282,7 @@ def stream_rows(
     streams from a server-side cursor (for big results; its plans favour the first rows);
     otherwise the whole result comes in one round trip (for small ones)."""
     connection = session.connection()
-    if connection.dialect.name != "postgresql":
+    if not is_postgres(connection):
         for row in connection.execute(statement):
             yield tuple(row)
         return
@@ -372,7 +373,7 @@ def foreign_keys_checked_at_end(session: Session, tables: Sequence[Table]) -> It
     the database for their duration (``zdb synth``), not for a service's requests.
     """
     connection = session.connection()
-    if connection.dialect.name != "postgresql":
+    if not is_postgres(connection):
         yield
         return
     constraints = [

@@ -81,8 +81,13 @@ def database_name(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def is_postgres(engine: Engine) -> bool:
-    return engine.dialect.name == "postgresql"
+def is_postgres(bind: Session | Connection | Engine) -> bool:
+    """PostgreSQL (production) or SQLite (the embedded mode), for a session, a connection or an
+    engine: the one place that tells the two databases apart (``zdb.locks``, which stands beside
+    this module and below everything, keeps its own test)."""
+    if isinstance(bind, Session):
+        return is_postgres(bind.get_bind())
+    return bind.dialect.name == "postgresql"
 
 
 @cache

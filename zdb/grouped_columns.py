@@ -28,6 +28,7 @@ from sqlalchemy import BigInteger, Integer, LargeBinary, Select, SmallInteger, c
 from sqlalchemy.orm import Session
 
 from zdb.bulk import stream_rows, transaction_settings
+from zdb.db import is_postgres
 
 __all__ = ["GroupedColumns", "read_grouped_columns"]
 
@@ -60,7 +61,7 @@ def read_grouped_columns(
     columns = list(source.selected_columns)
     if len(columns) != keys + len(dtypes):
         raise ValueError("one array type per column after the keys")
-    if session.get_bind().dialect.name != "postgresql":
+    if not is_postgres(session):
         return _from_rows(session, source, keys, dtypes)
     inner = source.order_by(*columns[: keys + 1]).subquery()
     key_columns = list(inner.c)[:keys]

@@ -1,12 +1,14 @@
 """Every table, imported in one place so that Alembic sees the whole metadata."""
 
-from zdb.auth.models import ApiToken, AuditEntry
+from zdb.audit.models import AuditEntry
+from zdb.auth.models import ApiToken
 from zdb.auth.portal_models import PortalClient, PortalToken
 from zdb.auth.web_sessions import WebSession
 from zdb.complaints.models import Complaint, ComplaintLink, ComplaintNote
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
+from zdb.federations.officers import RatingOfficer
 from zdb.federations.settings import FederationSetting
 from zdb.fees.models import FeeAssessment, FeeInvoice, FeeLine, FeeSchedule
 from zdb.fide.models import FideRegistration
@@ -16,10 +18,10 @@ from zdb.orm import Base
 from zdb.outbox.models import OutboxMessage
 from zdb.players.models import Membership, Player
 from zdb.ratings.file_stamps import FileStamp
-from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
-from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
-from zdb.reviews.models import OfficerMessage, RatingOfficer, Review, ReviewSetting, TrustedReferee
+from zdb.reviews.models import OfficerMessage, Review, ReviewSetting, TrustedReferee
 from zdb.service_beats import ServiceBeat
+from zdb.timeline.models import Evaluation, HistoryRow, InitialState, PlayerRating, RecalcState, StartRatingRow
+from zdb.timeline.run_records import RunChange, RunRecord, RunTournament
 from zdb.tournaments.models import (
     Announcement,
     GameRow,

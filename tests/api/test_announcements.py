@@ -16,7 +16,7 @@ from sqlalchemy import update
 from tests.api.test_submissions import _body, _headers, _post
 from tests.api.world import World
 from tests.web.same_site import SAME_SITE
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.tournaments.models import Announcement
 

@@ -20,9 +20,9 @@ from sqlalchemy.exc import DataError, IntegrityError
 from tests.api.world import REPLAY
 from tests.db.scenario import submit
 from zdb.app import API_PREFIX, app_from_environment, create_app
+from zdb.audit.models import AuditEntry
+from zdb.audit.writer import record_entry
 from zdb.auth.errors import PermissionDeniedError
-from zdb.auth.models import AuditEntry
-from zdb.auth.service import record_write
 from zdb.config import Settings
 from zdb.db import database_key, engine_for
 from zdb.endpoints.dependencies import Caller, RequestSession
@@ -30,10 +30,10 @@ from zdb.errors import ConflictError, DomainError, ValidationError, ValidationPr
 from zdb.outbox import seam
 from zdb.outbox.models import OutboxMessage
 from zdb.rating import InvalidInputError
-from zdb.ratings.models import RecalcState
-from zdb.ratings.recalculation import live_progress
-from zdb.ratings.recalculation.dirty import mark_dirty
-from zdb.ratings.recalculation.replay import LOCK_KEY
+from zdb.recalculation.recalculate import LOCK_KEY
+from zdb.timeline import live_progress
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import RecalcState
 
 #: where the test route marks the time line dirty
 PROBE_KEY = (date(2026, 3, 1), 1, "PRB", 1)
@@ -46,7 +46,7 @@ def _probe_app(url: str) -> TestClient:
 
     @router.post("/probe")
     def probe(session: RequestSession, caller: Caller, fail: bool = False, crash: bool = False) -> dict[str, Any]:
-        record_write(session, caller, "probe", "nothing")
+        record_entry(session, caller.token_id, "probe", "nothing")
         mark_dirty(session, [PROBE_KEY])
         if fail:
             raise ConflictError("refused after writing")
@@ -165,7 +165,7 @@ def test_an_empty_database(client: TestClient) -> None:
 
 
 def _marked_running(url: str) -> None:
-    """The marks a run writes as it starts (``zdb.ratings.recalculation.runner``)."""
+    """The marks a run writes as it starts (``zdb.recalculation.run``)."""
     with engine_for(url).begin() as connection:
         connection.execute(
             update(RecalcState).values(running_since=datetime.now(UTC), progress_done=2, progress_total=5)

@@ -18,7 +18,8 @@ from sqlalchemy import select, update
 
 from tests.api.world import CLUBS, FEDERATIONS
 from zdb.app import create_app
-from zdb.auth.models import ApiToken, AuditEntry
+from zdb.audit.models import AuditEntry
+from zdb.auth.models import ApiToken
 from zdb.cli import main
 from zdb.cli.api_commands import serve_command
 from zdb.config import Settings, settings

@@ -28,8 +28,8 @@ from zdb.federations.models import Club, Federation
 from zdb.formats.rating_json import load_replay_request
 from zdb.players.service import NewPlayer, create_players
 from zdb.rating import Game, ResultCode, Tournament, Withdrawal
-from zdb.ratings.service import set_initial_states
 from zdb.synthetic import FederationLevel, generate
+from zdb.timeline.start_states import set_initial_states
 
 _FLIP = {
     ResultCode.WHITE_WINS: ResultCode.BLACK_WINS,

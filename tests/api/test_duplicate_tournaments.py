@@ -20,7 +20,7 @@ from tests.api.test_submissions import _body, _counts, _games, _german_trf, _hea
 from tests.api.test_swt_upload import _german_swt, _send
 from tests.api.world import World
 from tests.web.same_site import SAME_SITE
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.tournaments.models import TournamentFingerprint, TournamentRecord
 

@@ -17,7 +17,7 @@ from tests.api.fees_world import SCHEDULE, announce, days_from_today, played, re
 from tests.api.test_submissions import _headers
 from tests.api.world import World
 from tests.db.scenario import recalc
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 
 ORGANISER = "SK Musterstadt 1920"  # the announcements' organiser: the invoices' payer

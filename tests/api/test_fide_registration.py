@@ -11,7 +11,7 @@ from tests.api.fees_world import CHIEF, DEPUTY, announce, days_from_today, list_
 from tests.api.test_submissions import _headers
 from tests.api.world import FIDE_IDS, World
 from tests.db.scenario import recalc
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.formats.trf import parse_trf
 from zdb.lists.models import FideRatingRow

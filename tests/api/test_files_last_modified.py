@@ -12,8 +12,8 @@ import pytest
 from tests.api.test_submissions import _body
 from tests.api.world import World
 from tests.db.scenario import recalc
-from zdb.auth.models import AuditEntry
-from zdb.auth.repository import last_write_at
+from zdb.audit.models import AuditEntry
+from zdb.audit.reader import last_write_at
 from zdb.common.utc import as_utc
 from zdb.db import engine_for, unit_of_work
 

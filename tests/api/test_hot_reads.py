@@ -1,6 +1,6 @@
 """The hot reads (``zdb.api.hot_reads``): the player card and the club list answer, byte for
 byte, what the read queries' models give on the same data (``zdb.players.queries.player_card``,
-``zdb.ratings.queries.club_ratings``), for the public and for a club token that sees non-public
+``zdb.ratings.club_list_queries.club_ratings``), for the public and for a club token that sees non-public
 fields; in PostgreSQL they come from the read pool, in SQLite from the sessions. Conditional
 GETs work alike, and a public request never looks at the token table."""
 
@@ -20,8 +20,8 @@ from zdb.db import engine_for, unit_of_work
 from zdb.endpoints import dependencies
 from zdb.endpoints.pagination import Page
 from zdb.federations.models import Club, Federation
+from zdb.ratings.club_list_queries import club_ratings
 from zdb.ratings.player_queries import player_card
-from zdb.ratings.queries import club_ratings
 from zdb.ratings.schemas import ClubMemberRating
 
 #: who asks: the world's token name (None: the public) and the principal the queries are given

@@ -4,7 +4,7 @@ The file is written here: three players of the API tests' world (``tests/api/wor
 by club and membership number, person number and FIDE id, and 297 newcomers, some with ``GER``
 lines (a DWZ and a new membership of a club), some with a FIDE id, the rest with the ``001`` line
 only. Known answers come from the reader (``zdb.formats.trf``) and the from-scratch
-verification (``zdb.ratings.recalculation.verify``), never from numbers written here. The upload time is
+verification (``zdb.recalculation.verify``), never from numbers written here. The upload time is
 printed as information only.
 """
 

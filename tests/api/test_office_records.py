@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from tests.api.world import World
 from tests.db.scenario import differences, is_clean, recalc
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Membership
 from zdb.tournaments.models import Participation

@@ -32,7 +32,7 @@ from tests.api.test_submissions import (
 )
 from tests.api.world import REPLAY, World
 from tests.db.scenario import differences, recalc
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
 from zdb.tournaments.models import Participation, TournamentRecord
@@ -315,7 +315,7 @@ def test_a_birth_year_learned_during_a_run_is_taken_by_the_next(fresh: World) ->
     olga = first.json()["players"][3]["pkz"]
     recalc(fresh.url)
     # A from-scratch run has loaded every tournament (with the old year) when the year is learned.
-    from zdb.ratings.recalculation.replay import recalculate
+    from zdb.recalculation.recalculate import recalculate
     from zdb.tournaments.person_facts import learn_birth_years
 
     learned: list[bool] = []

@@ -20,7 +20,7 @@ from tests.api.test_editions import _publish
 from tests.api.test_office_records import _send
 from tests.api.world import World
 from zdb.db import engine_for, unit_of_work
-from zdb.ratings.recalculation.impact import RunChange
+from zdb.timeline.run_records import RunChange
 from zdb.tournaments.models import Participation
 
 #: query parameters a read needs to answer at all

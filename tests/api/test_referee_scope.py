@@ -16,7 +16,8 @@ from sqlalchemy import select
 
 from tests.api.test_submissions import _another_weekend, _body, _counts, _german_trf, _headers, _post, _post_trf
 from tests.api.world import World
-from zdb.auth.models import ApiToken, AuditEntry
+from zdb.audit.models import AuditEntry
+from zdb.auth.models import ApiToken
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
 

@@ -21,8 +21,8 @@ from zdb.auth.service import create_token
 from zdb.db import engine_for, unit_of_work
 from zdb.errors import ConflictError
 from zdb.players.models import Player
-from zdb.ratings.models import PlayerRating
 from zdb.reviews import service
+from zdb.timeline.models import PlayerRating
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
 OFFICER = "Olga Offizier"

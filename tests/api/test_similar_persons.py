@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.api.example_register import EXAMPLES, Office, kranz
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 
 

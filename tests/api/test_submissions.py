@@ -2,7 +2,7 @@
 
 Each test builds the API tests' world (``tests/api/world.py``) in a database of its own, so that
 writes do not leak into other tests. Known answers come from the engine (``zdb.rating``) and
-from the from-scratch verification (``zdb.ratings.recalculation.verify``), never from numbers written here.
+from the from-scratch verification (``zdb.recalculation.verify``), never from numbers written here.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from sqlalchemy import func, select
 from tests.api.world import World
 from tests.conftest import SHARED
 from tests.db.scenario import differences, recalc
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.formats.trf import iter_games, parse_trf
 from zdb.players.models import Membership, Player
 from zdb.rating import Game, Participant, ResultCode, Tournament, evaluate_tournament
-from zdb.ratings.recalculation.repository import load_initial_states, state_before
+from zdb.timeline.stored_state import load_initial_states, state_before
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 TRF_FILE = SHARED / "data" / "trf" / "sharly-trf26-individual-240-byes-nrs-16p.trf"

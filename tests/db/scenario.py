@@ -12,10 +12,10 @@ from tests.vector_compare import assert_rows, canonical_states
 from zdb.db import engine_for, unit_of_work
 from zdb.exchange.replay_export import export_replay
 from zdb.exchange.replay_import import import_replay_document
-from zdb.ratings.models import RecalcState
-from zdb.ratings.recalculation.replay import RecalcOutcome
-from zdb.ratings.recalculation.runner import run_recalculation
-from zdb.ratings.recalculation.verify import verify
+from zdb.recalculation.recalculate import RecalcOutcome
+from zdb.recalculation.run import run_recalculation
+from zdb.recalculation.verify import verify
+from zdb.timeline.models import RecalcState
 
 
 def submit(url: str, document: dict[str, Any]) -> dict[str, int]:

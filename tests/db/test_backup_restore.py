@@ -26,7 +26,7 @@ from tests.db.scenario import differences, exported, recalc
 from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
-from zdb.ratings.models import PlayerRating
+from zdb.timeline.models import PlayerRating
 
 pytestmark = pytest.mark.skipif(
     shutil.which("pg_dump") is None or shutil.which("pg_restore") is None, reason="no pg_dump/pg_restore"

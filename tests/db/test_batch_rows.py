@@ -18,15 +18,15 @@ from sqlalchemy.orm import Session
 from zdb.bulk import copy_text
 from zdb.db import engine_for, unit_of_work
 from zdb.rating import Step, build_timeline, replay_steps
-from zdb.ratings.models import Evaluation, HistoryRow
-from zdb.ratings.recalculation.copy_lines import (
+from zdb.recalculation.copy_lines import (
     EVALUATION_COLUMNS,
     HISTORY_COLUMNS,
     HistoryLines,
     evaluation_lines,
 )
-from zdb.ratings.recalculation.repository import write_steps
+from zdb.recalculation.store import write_steps
 from zdb.synthetic import generate
+from zdb.timeline.models import Evaluation, HistoryRow
 
 TABLES = (HistoryRow.__tablename__, Evaluation.__tablename__)
 

@@ -23,9 +23,9 @@ from zdb.bulk import (
 )
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
-from zdb.ratings.models import Evaluation, HistoryRow, InitialState
-from zdb.ratings.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
-from zdb.ratings.recalculation.repository import delete_rows
+from zdb.recalculation.copy_lines import EVALUATION_COLUMNS, HISTORY_COLUMNS
+from zdb.recalculation.store import delete_rows
+from zdb.timeline.models import Evaluation, HistoryRow, InitialState
 from zdb.tournaments.models import GameRow, Participation
 
 REPLAY = VECTORS["replays"][0]

@@ -19,7 +19,7 @@ from zdb.cli import main
 from zdb.db import database_name, engine_for
 from zdb.exchange import replay_import
 from zdb.migrate import downgrade, upgrade
-from zdb.ratings.models import PlayerRating
+from zdb.timeline.models import PlayerRating
 
 REPLAY = VECTORS["replays"][0]
 

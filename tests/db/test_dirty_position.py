@@ -11,7 +11,7 @@ from sqlalchemy import select
 from tests.db.scenario import differences, is_clean, recalc
 from zdb.db import engine_for, unit_of_work
 from zdb.players.service import NewPlayer, create_players
-from zdb.ratings.models import RecalcState
+from zdb.timeline.models import RecalcState
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
 
 

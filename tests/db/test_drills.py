@@ -40,8 +40,8 @@ from tests.db.scenario import big_time_line, differences, is_clean, submit
 from workers.celery_app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for
-from zdb.ratings.models import RecalcState
-from zdb.ratings.recalculation.replay import LOCK_KEY
+from zdb.recalculation.recalculate import LOCK_KEY
+from zdb.timeline.models import RecalcState
 from zdb.tournaments.models import TournamentRecord
 
 pytestmark = [

@@ -9,8 +9,8 @@ from sqlalchemy import func, select
 from zdb.db import engine_for, unit_of_work
 from zdb.players.service import NewPlayer, create_players, pkz_by_external_id
 from zdb.rating import PlayerState
-from zdb.ratings.models import InitialState
-from zdb.ratings.service import set_initial_states
+from zdb.timeline.models import InitialState
+from zdb.timeline.start_states import set_initial_states
 
 PEOPLE = 70_000
 

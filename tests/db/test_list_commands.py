@@ -19,9 +19,9 @@ from zdb.formats.fide_list import FidePlayer, FideRating
 from zdb.lists.fide_import import newest_standard
 from zdb.lists.models import FideRatingRow
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import PlayerRating
 from zdb.synthetic.fide_lists import write_fide_txt
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
+from zdb.timeline.models import PlayerRating
 
 
 def _zdb(url: str, *args: str) -> tuple[int, str, str]:

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.db.list_lines import single_line_people, with_lagging_lines
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
 from zdb.formats.list_model import ListMember
@@ -21,8 +21,8 @@ from zdb.lists.difference import Difference
 from zdb.lists.models import ListBaseline
 from zdb.lists.service import ListProblemsError, import_rating_list
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import StartRatingRow
 from zdb.synthetic.rating_lists import SyntheticList, list_zip_bytes, synthetic_list
+from zdb.timeline.models import StartRatingRow
 
 FIRST = date(2026, 1, 31)
 SECOND = date(2026, 3, 31)

@@ -15,8 +15,8 @@ from zdb.lists.service import import_rating_list
 from zdb.office.merge import merge_persons
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
-from zdb.ratings.models import StartRatingRow
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
+from zdb.timeline.models import StartRatingRow
 
 OFFICE = Principal("admin")
 

@@ -1,4 +1,4 @@
-"""The recalculation's state row (``zdb.ratings.recalculation.state``) read and written as its
+"""The recalculation's state row (``zdb.timeline.state``) read and written as its
 users rely on: the dirty position and since when it waits, the generation a run starts from,
 a run's end clearing the position only for its own generation, and the running run's marks.
 Figures worked out by hand from the calls made; on both databases."""
@@ -9,9 +9,9 @@ from datetime import UTC, date, datetime
 
 from zdb.db import database_key, engine_for, unit_of_work
 from zdb.locks import RECALCULATION, hold
-from zdb.ratings.recalculation import live_progress
-from zdb.ratings.recalculation.dirty import mark_dirty
-from zdb.ratings.recalculation.state import (
+from zdb.timeline import live_progress
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.state import (
     current_run,
     dirty_position,
     dirty_since,

@@ -30,12 +30,13 @@ from zdb.outbox.models import OutboxMessage
 from zdb.outbox.relay import Handler, relay_due
 from zdb.outbox.thread import RelayThread
 from zdb.rating.replay import INCREMENTAL_WINDOW
-from zdb.ratings.models import PlayerRating, RecalcState
-from zdb.ratings.queries import recalc_status
-from zdb.ratings.recalculation import repository, tournament_loader, windows
-from zdb.ratings.recalculation.embedded import EmbeddedRecalculator
-from zdb.ratings.recalculation.replay import LOCK_KEY, recalculate
 from zdb.ratings.schemas import RecalcProgress, RecalcStatus
+from zdb.ratings.status_queries import recalc_status
+from zdb.recalculation import store, windows
+from zdb.recalculation.embedded import EmbeddedRecalculator
+from zdb.recalculation.recalculate import LOCK_KEY, recalculate
+from zdb.timeline.models import PlayerRating, RecalcState
+from zdb.tournaments import engine_view
 from zdb.tournaments.models import TournamentRecord
 
 REPLAY = VECTORS["replays"][0]
@@ -132,7 +133,7 @@ def test_a_from_scratch_run_reads_the_time_line_in_windows(database_url: str, mo
     # Tiny windows, and the rows copied as they come: every window is read between copied
     # rows (on PostgreSQL with the copy paused), and the result is the vector's.
     reads: list[int] = []
-    load = tournament_loader.load_tournaments
+    load = engine_view.load_tournaments
 
     def counted(session: Session, versions: Any = None) -> Any:
         if versions is not None:  # not ``verify``'s read of everything
@@ -140,9 +141,9 @@ def test_a_from_scratch_run_reads_the_time_line_in_windows(database_url: str, mo
         return load(session, versions)
 
     monkeypatch.setattr(windows, "WINDOW", 2)
-    monkeypatch.setattr(repository, "STEP_LINES", 1)
-    monkeypatch.setattr(repository, "STEP_SWITCH_AT", 1)
-    monkeypatch.setattr(tournament_loader, "load_tournaments", counted)
+    monkeypatch.setattr(store, "STEP_LINES", 1)
+    monkeypatch.setattr(store, "STEP_SWITCH_AT", 1)
+    monkeypatch.setattr(engine_view, "load_tournaments", counted)
     submit(database_url, _document(REPLAY["events"], REPLAY["initial_states"]))
     outcome = recalc(database_url, from_scratch=True)
     assert outcome.from_scratch and outcome.clean
@@ -157,8 +158,8 @@ def test_windows_of_a_long_time_line_give_the_same_result(database_url: str, mon
     recalc(database_url, from_scratch=True)
     whole = exported(database_url)
     monkeypatch.setattr(windows, "WINDOW", 7)
-    monkeypatch.setattr(repository, "STEP_LINES", 50)
-    monkeypatch.setattr(repository, "STEP_SWITCH_AT", 4000)
+    monkeypatch.setattr(store, "STEP_LINES", 50)
+    monkeypatch.setattr(store, "STEP_SWITCH_AT", 4000)
     outcome = recalc(database_url, from_scratch=True)
     assert outcome.from_scratch and outcome.evaluated == 120
     assert exported(database_url) == whole

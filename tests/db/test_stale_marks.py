@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 from tests.db.scenario import differences, recalc
 from zdb.db import engine_for, unit_of_work
 from zdb.players.service import NewPlayer, create_players
-from zdb.ratings.recalculation.replay import RecalcOutcome, recalculate
-from zdb.ratings.recalculation.state import read_state
+from zdb.recalculation.recalculate import RecalcOutcome, recalculate
+from zdb.timeline.state import read_state
 from zdb.tournaments.models import Participation, TournamentRecord
 from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import (

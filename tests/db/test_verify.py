@@ -12,8 +12,8 @@ from sqlalchemy import delete, insert, select, update
 from tests.conftest import VECTORS
 from tests.db.scenario import differences, recalc, submit
 from zdb.db import engine_for
-from zdb.ratings.models import Evaluation, HistoryRow
-from zdb.ratings.recalculation import windows
+from zdb.recalculation import windows
+from zdb.timeline.models import Evaluation, HistoryRow
 from zdb.tournaments.models import TournamentRecord
 
 REPLAY = VECTORS["replays"][0]

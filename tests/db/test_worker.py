@@ -29,9 +29,9 @@ from zdb.auth.service import create_token
 from zdb.config import Settings, settings
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
-from zdb.ratings.models import HistoryRow, RecalcState
-from zdb.ratings.recalculation.replay import LOCK_KEY
+from zdb.recalculation.recalculate import LOCK_KEY
 from zdb.synthetic.rating_lists import list_zip_bytes, synthetic_list
+from zdb.timeline.models import HistoryRow, RecalcState
 
 REPLAY = VECTORS["replays"][0]
 

@@ -31,7 +31,7 @@ from tests.db.test_drills import (  # noqa: F401 - fixtures used here
 from workers.celery_app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for
-from zdb.ratings.recalculation.replay import LOCK_KEY
+from zdb.recalculation.recalculate import LOCK_KEY
 
 pytestmark = pytest.mark.slow
 

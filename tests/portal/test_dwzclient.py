@@ -25,7 +25,7 @@ from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.exchange.synthetic import load_register, load_tournaments
-from zdb.ratings.recalculation.runner import run_recalculation
+from zdb.recalculation.run import run_recalculation
 from zdb.synthetic import generate
 
 #: spec §1.4: the client appends /rs/dwz/… to this

@@ -19,7 +19,7 @@ from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
-from zdb.ratings.models import PlayerRating
+from zdb.timeline.models import PlayerRating
 
 FINAL = REPLAY["expected"]["final_states"]
 BIRTH_YEARS = {p["pid"]: p["birth_year"] for e in REPLAY["events"] for p in e.get("players", [])}

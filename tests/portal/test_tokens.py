@@ -17,7 +17,7 @@ from sqlalchemy import select
 from tests.api.world import MEMBERSHIPS, World
 from tests.portal.portal import RS, bearer, make_client, take_token
 from zdb.app import create_app
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.auth.portal_tokens import issue_token, revoke_client
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work

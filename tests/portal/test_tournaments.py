@@ -18,7 +18,7 @@ from sqlalchemy import update
 from tests.api.world import LATE, PENDING, REPLAY, TOURNAMENTS, WITHDRAWN, World
 from tests.portal.portal import RS, bearer
 from zdb.db import engine_for, unit_of_work
-from zdb.ratings.models import Evaluation
+from zdb.timeline.models import Evaluation
 
 EVENTS = {event["id"]: event for event in REPLAY["events"]}
 REPORTS = REPLAY["expected"]["reports"]

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from tests.api.world import World
 from tests.web.same_site import SAME_SITE
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 
 __all__ = ["audit_actions", "signed_in"]

@@ -18,7 +18,7 @@ from tests.web.html_text import rows_of, text_of
 from tests.web.same_site import SAME_SITE
 from tests.web.signed_in import signed_in as _signed_in
 from tests.web.trf_files import good_trf, two_errors
-from zdb.auth.models import AuditEntry
+from zdb.audit.models import AuditEntry
 from zdb.db import engine_for, unit_of_work
 from zdb.tournaments.models import TournamentRecord
 

@@ -37,24 +37,18 @@ from starlette.concurrency import run_in_threadpool
 
 from zdb.api.conditional import conditional_bytes
 from zdb.api.read_pool import ReadPool
+from zdb.audit.reader import last_write_at
 from zdb.auth.principal import Principal
-from zdb.auth.repository import last_write_at
 from zdb.complaints.answers import provisional_out
 from zdb.complaints.periods import provisional_marks
-from zdb.db import unit_of_work
+from zdb.db import is_postgres, unit_of_work
 from zdb.db_routing import reading_engine, replica_failed
 from zdb.editions.sources import list_source
 from zdb.errors import ValidationError, ValidationProblem
-from zdb.ratings.club_list_sources import club_ratings_from_source
+from zdb.ratings.club_list_queries import club_page_fields, club_params, club_ratings_from_source, club_statements
 from zdb.ratings.player_queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
-from zdb.ratings.queries import (
-    club_page_fields,
-    club_params,
-    club_statements,
-    results_stamp,
-    results_stamp_of,
-)
-from zdb.ratings.recalculation.state import RESULTS_STAMP_COLUMNS
+from zdb.ratings.status_queries import results_stamp, results_stamp_of
+from zdb.timeline.state import RESULTS_STAMP_COLUMNS
 
 __all__ = ["club_listed_answer", "club_ratings_answer", "fetch", "player_card_answer"]
 
@@ -69,8 +63,8 @@ _CARD: tuple[Statement, ...] = (
 
 
 @cache
-def _club(dialect: str, *, changed_since: bool) -> tuple[Statement, ...]:
-    rows, beyond = club_statements(dialect, changed_since=changed_since)
+def _club(postgres: bool, *, changed_since: bool) -> tuple[Statement, ...]:
+    rows, beyond = club_statements(postgres, changed_since=changed_since)
     return rows.add_columns(*RESULTS_STAMP_COLUMNS), beyond.add_columns(*RESULTS_STAMP_COLUMNS)
 
 
@@ -149,9 +143,9 @@ async def _mark_provisional(request: Request, history: list[dict[str, Any]]) -> 
 async def club_ratings_answer(
     request: Request, caller: Principal, code: str, *, changed_since: datetime | None, limit: int, offset: int
 ) -> Response:
-    dialect = request.app.state.engine.dialect.name
-    params = club_params(dialect, code, changed_since=changed_since, limit=limit, offset=offset)
-    rows_sql, beyond_sql = _club(dialect, changed_since=changed_since is not None)
+    postgres = is_postgres(request.app.state.engine)
+    params = club_params(postgres, code, changed_since=changed_since, limit=limit, offset=offset)
+    rows_sql, beyond_sql = _club(postgres, changed_since=changed_since is not None)
     [rows] = await fetch(request, (rows_sql,), params)
     beyond = None if rows else (await fetch(request, (beyond_sql,), params))[0][0]
     items, total, changed = club_page_fields(code, rows, beyond, caller)

@@ -45,7 +45,7 @@ from zdb.api.notification_metrics import NotificationMetrics
 from zdb.config import WORKER_QUEUE
 from zdb.db import unit_of_work
 from zdb.lists.queries import import_counts
-from zdb.ratings.queries import recalc_status
+from zdb.ratings.status_queries import recalc_status
 from zdb.service_beats import SWEEP, last_beat
 
 __all__ = ["METRICS_PATH", "Metrics", "MetricsMiddleware"]

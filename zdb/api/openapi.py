@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from zdb.api.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, Problem
-from zdb.tournaments.submission_schemas import TournamentIn
+from zdb.submissions.schemas import TournamentIn
 
 __all__ = ["install_openapi", "problems"]
 

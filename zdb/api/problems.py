@@ -32,7 +32,7 @@ from zdb.endpoints.dependencies import ISO_8601_ERROR
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
 from zdb.rating import InvalidInputError
 from zdb.reviews.directory import TooManyMessagesError
-from zdb.tournaments.json_messages import submission_field_problem
+from zdb.submissions.json_messages import submission_field_problem
 
 __all__ = [
     "PROBLEM_MEDIA_TYPE",

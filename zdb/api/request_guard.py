@@ -53,7 +53,6 @@ __all__ = [
     "TokenRoute",
     "bearer_token",
     "body_limit",
-    "has_bearer",
     "token_check",
     "token_routes",
 ]
@@ -96,11 +95,6 @@ def bearer_token(scope: Scope) -> str | None:
             scheme, _, token = value.decode("latin-1").strip().partition(" ")
             return token.strip() or None if scheme.lower() == "bearer" else None
     return None
-
-
-def has_bearer(scope: Scope) -> bool:
-    """The request carries ``Authorization: Bearer <something>``."""
-    return bearer_token(scope) is not None
 
 
 def token_check(engine: Engine) -> TokenCheck:

@@ -35,7 +35,6 @@ __all__ = [
     "TextFormatter",
     "configure_json_logs",
     "configure_text_logs",
-    "current_request_id",
 ]
 
 _REQUEST_ID: ContextVar[str | None] = ContextVar("zdb_request_id", default=None)
@@ -43,10 +42,6 @@ _SANE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 _access = logging.getLogger("zdb.access")
 #: what a record carries of its own, beside the fields given as ``extra``
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "request_id", "request"}
-
-
-def current_request_id() -> str | None:
-    return _REQUEST_ID.get()
 
 
 _make_record = logging.getLogRecordFactory()

@@ -1,4 +1,4 @@
-"""API tokens and the audit log.
+"""API tokens (the audit log they write is ``zdb.audit``).
 
 A token's secret is shown once, when it is created; only its SHA-256 is stored, with a short
 prefix of the secret kept for display (``zdb token list``). The audit log records every write
@@ -8,14 +8,13 @@ made through the API: who (the token), when, what and on which target.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, DateTime, ForeignKey, Index, String, func
+from sqlalchemy import CheckConstraint, DateTime, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
 
-__all__ = ["ROLES", "ApiToken", "AuditEntry"]
+__all__ = ["ROLES", "ApiToken"]
 
 #: admin: federation staff, everything; referee: a federation subtree (club-code prefix);
 #: club: one club's members, non-public fields included
@@ -38,15 +37,3 @@ class ApiToken(Base):
     label: Mapped[str] = mapped_column(String(200), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-
-
-class AuditEntry(Base):
-    __tablename__ = "audit_log"
-    __table_args__ = (Index("ix_audit_log_at", "at"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    actor_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_tokens.id"), index=True)
-    action: Mapped[str] = mapped_column(String(60))
-    target: Mapped[str] = mapped_column(String(200), default="")
-    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)

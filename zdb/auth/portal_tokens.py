@@ -20,8 +20,8 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import record_entry
 from zdb.auth.portal_models import PortalClient, PortalToken
-from zdb.auth.repository import add_audit_entry
 from zdb.auth.service import hash_secret
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 
@@ -118,8 +118,8 @@ def create_client(
     )
     session.add(client)
     session.flush()
-    add_audit_entry(
-        session, None, "portal.client.create", f"portal client {client_id}", {"scopes": client.scopes, "vkz": vkz}
+    record_entry(
+        session, None, "portal.client.create", f"portal client {client_id}", after={"scopes": client.scopes, "vkz": vkz}
     )
     return NewClient(client, secret)
 
@@ -133,7 +133,7 @@ def revoke_client(session: Session, client_id: str) -> PortalClient:
         raise ConflictError(f"the portal client {client_id!r} was already revoked")
     client.revoked_at = datetime.now(UTC)
     session.flush()
-    add_audit_entry(session, None, "portal.client.revoke", f"portal client {client_id}", None)
+    record_entry(session, None, "portal.client.revoke", f"portal client {client_id}")
     return client
 
 
@@ -145,12 +145,14 @@ def _refuse(
     session: Session, client: PortalClient | None, client_id: str, refusal: tuple[int, str, str]
 ) -> PortalTokenError:
     """The refusal, audited. An unknown client id is audited too: the log shows who tried."""
-    add_audit_entry(
+    record_entry(
         session,
         None,
         "portal.token.refuse",
         f"portal client {client_id[:64]}",
-        {"status": refusal[0], "reason": refusal[2], "known_client": client is not None},
+        status=refusal[0],
+        reason=refusal[2],
+        known_client=client is not None,
     )
     return PortalTokenError(refusal, known_client=client is not None)
 
@@ -220,12 +222,8 @@ def issue_token(
         )
     )
     session.flush()
-    add_audit_entry(
-        session,
-        None,
-        "portal.token.issue",
-        f"portal client {client_id}",
-        {"grant_type": grant_type, "scope": " ".join(asked)},
+    record_entry(
+        session, None, "portal.token.issue", f"portal client {client_id}", grant_type=grant_type, scope=" ".join(asked)
     )
     return IssuedToken(access, refresh, int(ACCESS_LIFETIME.total_seconds()))
 

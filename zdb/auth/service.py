@@ -13,11 +13,11 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy.orm import Session
 
-from zdb.auth import repository as repo
+from zdb.audit.writer import record_entry
+from zdb.auth import token_queries
 from zdb.auth.errors import AuthenticationError
 from zdb.auth.models import ROLES, ApiToken
 from zdb.auth.principal import Principal
@@ -31,7 +31,6 @@ __all__ = [
     "authenticate",
     "create_token",
     "hash_secret",
-    "record_write",
     "revoke_token",
     "token_standing",
 ]
@@ -75,7 +74,7 @@ def create_token(session: Session, role: str, scope: str | None = None, label: s
     )
     session.add(token)
     session.flush()
-    repo.add_audit_entry(session, None, "token.create", f"token {token.id}", {"role": role, "scope": scope})
+    record_entry(session, None, "token.create", f"token {token.id}", after={"role": role, "scope": scope})
     return NewToken(token, secret)
 
 
@@ -85,7 +84,7 @@ def revoke_token(session: Session, prefix_or_id: str) -> ApiToken:
         found = session.get(ApiToken, int(prefix_or_id))
         candidates = [] if found is None else [found]
     else:
-        candidates = repo.tokens_by_prefix(session, prefix_or_id)
+        candidates = token_queries.tokens_by_prefix(session, prefix_or_id)
     if not candidates:
         raise NotFoundError(f"no token has the id or prefix {prefix_or_id!r}")
     if len(candidates) > 1:
@@ -96,29 +95,22 @@ def revoke_token(session: Session, prefix_or_id: str) -> ApiToken:
         raise ConflictError(f"token {token.id} was already revoked")
     token.revoked_at = datetime.now(UTC)
     session.flush()
-    repo.add_audit_entry(session, None, "token.revoke", f"token {token.id}", None)
+    record_entry(session, None, "token.revoke", f"token {token.id}")
     return token
 
 
 def token_standing(session: Session, secret: str) -> str:
     """``valid``, ``revoked`` or ``unknown``: what a sign-in with ``secret`` would find."""
-    token = repo.token_by_hash(session, hash_secret(secret))
+    token = token_queries.token_by_hash(session, hash_secret(secret))
     if token is None:
         return "unknown"
     return "revoked" if token.revoked_at is not None else "valid"
 
 
 def authenticate(session: Session, secret: str) -> Principal:
-    token = repo.token_by_hash(session, hash_secret(secret))
+    token = token_queries.token_by_hash(session, hash_secret(secret))
     if token is None:
         raise AuthenticationError("the token is not known")
     if token.revoked_at is not None:
         raise AuthenticationError("the token was revoked")
     return Principal(token.role, token.scope, token.id, token.prefix)
-
-
-def record_write(
-    session: Session, principal: Principal, action: str, target: str, detail: dict[str, Any] | None = None
-) -> None:
-    """Every write through the API is recorded with who (the token) and when."""
-    repo.add_audit_entry(session, principal.token_id, action, target, detail)

@@ -57,7 +57,7 @@ def downgrade_command(revision: str, url: str | None, yes: bool) -> None:
 def recalc_command(from_scratch: bool, url: str | None) -> None:
     """Bring every stored rating up to date now, in this process."""
     from zdb.cli.progress import progress_line
-    from zdb.ratings.recalculation.runner import run_recalculation
+    from zdb.recalculation.run import run_recalculation
 
     engine = migrated(url)
     with progress_line() as report:
@@ -77,7 +77,7 @@ def recalc_command(from_scratch: bool, url: str | None) -> None:
 @DATABASE_URL
 def verify_command(limit: int, url: str | None) -> None:
     """Recompute the whole time line in memory and compare it with every stored figure."""
-    from zdb.ratings.recalculation.verify import verify
+    from zdb.recalculation.verify import verify
 
     with unit_of_work(migrated(url)) as session:
         differences = verify(session)
@@ -97,7 +97,7 @@ def verify_command(limit: int, url: str | None) -> None:
 def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None:
     """Take in a time line in the vectors' replay input format, then recalculate."""
     from zdb.exchange.replay_import import import_replay_document
-    from zdb.ratings.recalculation.runner import run_recalculation
+    from zdb.recalculation.run import run_recalculation
 
     source = file.name if file.name != "<stdin>" else "stdin"
     engine = migrated(url)
@@ -122,7 +122,7 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
     from zdb.exchange.replay_export import export_replay
-    from zdb.ratings.recalculation.state import is_dirty
+    from zdb.timeline.state import is_dirty
 
     with unit_of_work(migrated(url)) as session:
         document = export_replay(session)
@@ -150,7 +150,7 @@ def synth_command(scale: float, seed: int, no_recalc: bool, url: str | None) -> 
     from zdb.cli.progress import progress, progress_line
     from zdb.exchange.synthetic import load_register, load_tournaments
     from zdb.players.models import Player
-    from zdb.ratings.recalculation.runner import run_recalculation
+    from zdb.recalculation.run import run_recalculation
     from zdb.synthetic import generate
 
     engine = migrated(url)

@@ -59,7 +59,7 @@ def revoke_command(prefix_or_id: str, url: str | None) -> None:
 @DATABASE_URL
 def list_command(url: str | None) -> None:
     """Every token: id, prefix, role, scope, label, created, revoked."""
-    from zdb.auth.repository import tokens
+    from zdb.auth.token_queries import tokens
     from zdb.db import unit_of_work
 
     with unit_of_work(migrated(url)) as session:

@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 from zdb.auth.models import ApiToken
 from zdb.auth.principal import Principal
 from zdb.federations.models import Club, Federation
+from zdb.federations.officers import RatingOfficer
 from zdb.players.models import Membership
-from zdb.reviews.models import RatingOfficer
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
 __all__ = ["Route", "responsible_officer", "route_complaint", "sees"]

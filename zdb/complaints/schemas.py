@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from zdb.common.utc import UtcDateTime
+from zdb.tournaments.schemas import ProvisionalOut
 
 __all__ = [
     "ComplaintFiled",
@@ -125,11 +126,3 @@ class DecisionIn(BaseModel):
     revision: int = Field(ge=0)
     state: State | None = None
     note: PlainText | None = None
-
-
-class ProvisionalOut(BaseModel):
-    """Why an evaluation is still provisional (null where it is definitive)."""
-
-    reasons: list[Literal["in_review", "complaint_period", "open_complaint"]]
-    edition: str | None = Field(description="the edition that published it (null: not yet published)")
-    until: date | None = Field(description="the last day of its complaint period")

@@ -24,9 +24,9 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import record_entry
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
 from zdb.complaints.models import OPEN, Complaint, ComplaintLink, ComplaintNote
 from zdb.complaints.periods import Period, complaint_period
 from zdb.complaints.routing import route_complaint, sees
@@ -154,19 +154,17 @@ def file_complaint(
     )
     session.add(made)
     session.flush()
-    record_write(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "complaint.file",
         f"complaint {made.id}",
-        {
-            "subject": body.subject,
-            "tournament": made.tournament_id,
-            "person": person,
-            "routed_to": route.to,
-            "routed_scope": route.scope,
-            **({"late": True} if late else {}),
-        },
+        subject=body.subject,
+        tournament=made.tournament_id,
+        person=person,
+        routed_to=route.to,
+        routed_scope=route.scope,
+        late=late,
     )
     return made, secret, period
 
@@ -247,12 +245,14 @@ def decide(session: Session, complaint_id: int, caller: Principal, body: Decisio
         raise ValidationError([ValidationProblem("body.state", Message("a complaint cannot be made new again"))])
     before = found.state
     _change(session, found, revision=body.revision, state=body.state, note=body.note, by=_who(caller), now=now)
-    record_write(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "complaint.decide",
         f"complaint {found.id}",
-        {"state": {"before": before, "after": found.state}, **({"note": body.note} if body.note else {})},
+        before={"state": before},
+        after={"state": found.state},
+        **({"note": body.note} if body.note else {}),
     )
     return found
 
@@ -307,12 +307,14 @@ def close_for_tournament(session: Session, caller: Principal, tournament_id: int
     for found in open_ones:
         before = found.state
         _change(session, found, revision=found.revision, state="resolved", note=why, by=_who(caller), now=now)
-        record_write(
+        record_entry(
             session,
-            caller,
+            caller.token_id,
             "complaint.close",
             f"complaint {found.id}",
-            {"state": {"before": before, "after": "resolved"}, "note": why},
+            before={"state": before},
+            after={"state": "resolved"},
+            note=why,
         )
     return len(open_ones)
 

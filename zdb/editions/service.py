@@ -20,8 +20,8 @@ from zdb.errors import ConflictError, ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.outbox.seam import enqueue
 from zdb.players.models import Player
-from zdb.ratings.models import HistoryRow, InitialState
-from zdb.ratings.recalculation.state import dirty_since
+from zdb.timeline.models import HistoryRow, InitialState
+from zdb.timeline.state import dirty_since
 
 __all__ = ["publish_edition", "publish_scheduled_edition", "quarter_name", "ratings_as_of"]
 

@@ -16,7 +16,7 @@ from zdb.editions.service import ratings_as_of
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.players.models import Membership
-from zdb.ratings.models import PlayerRating
+from zdb.timeline.models import PlayerRating
 
 __all__ = ["ListSource", "list_source"]
 

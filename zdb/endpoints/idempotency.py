@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.db import is_postgres
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.errors import ConflictError, ValidationError, ValidationProblem
 
@@ -108,7 +109,7 @@ def claim(session: Session, principal: Principal, key: str, digest: str, *, wind
     if first is not None:
         return first
     row = IdempotencyKey(token_id=principal.token_id, key=key, request_hash=digest, status=0, body={})
-    if session.get_bind().dialect.name != "postgresql":
+    if not is_postgres(session):
         session.add(row)
         session.flush()
         return None

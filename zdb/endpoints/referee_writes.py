@@ -1,7 +1,8 @@
-"""The referee's writes, shared by the API's submissions router and the referee pages: who may
-write (a referee acts in his subtree only), the store-record-remember sequence of a submission
-or correction, and the withdrawal. One place, so that the two doors can never drift apart in
-authorisation, audit records or idempotency.
+"""The referee's writes as the doors make them, shared by the API's submissions router and the
+referee pages: who may write (a referee acts in his subtree only), the idempotency key around
+storing a submission or correction (``zdb.submissions.store``) and the answer, and the
+withdrawal. One place, so that the two doors can never drift apart in authorisation, audit
+records or idempotency.
 
 Nothing here commits: the request's unit of work does, and then asks for the recalculation.
 """
@@ -14,28 +15,25 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.orm import Session
 from starlette.requests import Request
 
+from zdb.audit.writer import record_entry
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
 from zdb.complaints.service import close_for_tournament, link_change
 from zdb.endpoints.idempotency import StoredAnswer, claim, remember
-from zdb.errors import ConflictError, NotFoundError, ValidationProblem
+from zdb.errors import ConflictError, NotFoundError
 from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
 from zdb.reviews import service as reviews
 from zdb.reviews.rules import responsible_officer, review_applies
 from zdb.reviews.schemas import ReviewSubmittedOut
+from zdb.submissions.intake import Intake
+from zdb.submissions.schemas import MatchedPlayerOut, SubmissionOut, WarningOut
+from zdb.submissions.store import store_submission, withdraw_submission, writer_name
 from zdb.tournaments.announcements import announcement_for
-from zdb.tournaments.announcements import claim as claim_announcement
-from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
-from zdb.tournaments.intake import Intake
-from zdb.tournaments.models import Announcement, TournamentRecord, TournamentVersion
-from zdb.tournaments.person_facts import learn_birth_years
-from zdb.tournaments.service import submit_tournaments, withdraw_tournament
-from zdb.tournaments.states import record_state
-from zdb.tournaments.submission_schemas import MatchedPlayerOut, SubmissionOut, WarningOut
+from zdb.tournaments.duplicates import check_duplicates
+from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
-__all__ = ["authorize", "record_preview", "store", "stored_federation", "withdraw", "writer_name"]
+__all__ = ["authorize", "store", "stored_federation", "withdraw"]
 
 
 def authorize(caller: Principal, federation: str | None) -> None:
@@ -47,11 +45,6 @@ def authorize(caller: Principal, federation: str | None) -> None:
         raise PermissionDeniedError(
             Message("a tournament of {where} lies outside the token's scope {scope!r}", where=where, scope=caller.scope)
         )
-
-
-def writer_name(caller: Principal) -> str:
-    """Who submitted, as the tournament's version records it."""
-    return f"{caller.role} {caller.scope or ''} (token {caller.token_id})".replace("  ", " ")
 
 
 def stored_federation(session: Session, tournament_id: int, *, for_change: bool) -> str | None:
@@ -116,64 +109,41 @@ def store(
             _refuse_replay_of_withdrawn(session, first)
             return first
     intake = make()
-    held = review_applies(session, intake.submission.federation_prefix, caller)
-    # Held from the comparison to the commit: an equal submission sent at the same moment waits,
-    # then sees this one stored and is refused by name (the fingerprint's unique key backs this).
-    hold(session, TOURNAMENT_IDS)
-    duplicates = check_duplicates(session, intake.submission, confirmed=confirm_duplicate)
-    announced, notes = (
-        (None, ())
-        if correction
-        else announcement_for(
-            session, intake.submission, announcement, place=announcement_place, office=caller.role == "admin"
-        )
-    )
-    if held:
-        return _held(request, session, caller, intake, key=key, announced=announced, notes=(*duplicates, *notes))
-    learn_birth_years(session, intake.learned)
-    [(tournament_id, version)] = submit_tournaments(session, [intake.submission], by=writer_name(caller))
-    remember_fingerprint(session, tournament_id, intake.submission)
-    if announced is not None:
-        claim_announcement(session, announced, tournament_id)
-    state = "corrected" if correction else "submitted"
-    record_state(session, tournament_id, state, by=writer_name(caller), version=version)
-    if complaint is not None:
-        target = f"tournament {tournament_id} version {version}"
-        link_change(session, complaint, caller, kind="correction", target=target, tournament_id=tournament_id)
-    created = [p.pkz for p, new in zip(intake.submission.players, intake.created, strict=True) if new]
-    record_write(
-        session,
-        caller,
-        "tournament.correct" if correction else "tournament.submit",
-        f"tournament {tournament_id}",
-        {
-            "version": version,
-            "acronym": intake.submission.acronym,
-            "players": len(intake.submission.players),
-            "created_players": created,
-            **({"confirmed_duplicate": [w.message for w in duplicates]} if duplicates else {}),
-            **({"announcement": announced.code} if announced is not None else {}),
-            **({"complaint": complaint} if complaint is not None else {}),
-        },
-    )
-    for pkz, year in intake.learned.items():
-        # A person's fact learned from a file: before and after, and the file it came from.
-        record_write(
+    if review_applies(session, intake.submission.federation_prefix, caller):
+        return _held(
+            request,
             session,
             caller,
-            "player.learn",
-            f"player {pkz}",
-            {"birth_year": {"before": None, "after": year}, "from": f"tournament {tournament_id} version {version}"},
+            intake,
+            key=key,
+            correction=correction,
+            confirm_duplicate=confirm_duplicate,
+            announcement=announcement,
+            announcement_place=announcement_place,
         )
+    stored = store_submission(
+        session,
+        caller,
+        intake,
+        correction=correction,
+        confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
+        announcement_place=announcement_place,
+        complaint=complaint,
+    )
+    tournament_id, intake = stored.tournament_id, stored.intake
+    if complaint is not None:
+        target = f"tournament {tournament_id} version {stored.version}"
+        link_change(session, complaint, caller, kind="correction", target=target, tournament_id=tournament_id)
     out = SubmissionOut(
         id=tournament_id,
-        version=version,
+        version=stored.version,
         players=[
             MatchedPlayerOut(start_no=k + 1, pkz=p.pkz, created=new)
             for k, (p, new) in enumerate(zip(intake.submission.players, intake.created, strict=True))
         ],
-        warnings=[WarningOut(place=w.place, message=w.message) for w in (*intake.warnings, *duplicates, *notes)],
-        announcement=None if announced is None else announced.code,
+        warnings=[WarningOut(place=w.place, message=w.message) for w in stored.warnings],
+        announcement=stored.announcement,
         impact=str(request.app.url_path_for("tournament_impact", tournament_id=str(tournament_id))),
     )
     location = str(request.app.url_path_for("tournament", tournament_id=str(tournament_id)))
@@ -190,26 +160,39 @@ def _held(
     intake: Intake,
     *,
     key: str | None,
-    announced: Announcement | None,
-    notes: tuple[ValidationProblem, ...],
+    correction: bool,
+    confirm_duplicate: bool,
+    announcement: str | None,
+    announcement_place: str,
 ) -> StoredAnswer:
-    """The submission waits in review: kept, recorded, answered 202 with the review."""
+    """The submission waits in review: compared with the stored tournaments and matched to its
+    announcement as a stored one is (``zdb.submissions.store``), then kept, recorded and answered
+    202 with the review."""
+    # Held from the comparison to the commit, as a stored submission is.
+    hold(session, TOURNAMENT_IDS)
+    duplicates = check_duplicates(session, intake.submission, confirmed=confirm_duplicate)
+    announced, announcement_notes = (
+        (None, ())
+        if correction
+        else announcement_for(
+            session, intake.submission, announcement, place=announcement_place, office=caller.role == "admin"
+        )
+    )
+    notes = (*duplicates, *announcement_notes)
     review = reviews.hold(session, caller, intake, by=writer_name(caller), announcement=announced)
     submission = intake.submission
     created = [p.pkz for p, new in zip(submission.players, intake.created, strict=True) if new]
-    record_write(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "tournament.review",
         f"review {review.id}",
-        {
-            "tournament": submission.tournament_id,
-            "acronym": submission.acronym,
-            "players": len(submission.players),
-            "created_players": created,
-            "responsible": review.responsible_prefix,
-            **({"announcement": announced.code} if announced is not None else {}),
-        },
+        tournament=submission.tournament_id,
+        acronym=submission.acronym,
+        players=len(submission.players),
+        created_players=created,
+        responsible=review.responsible_prefix,
+        announcement=None if announced is None else announced.code,
     )
     _, officer = responsible_officer(session, review.responsible_prefix)
     location = str(request.app.url_path_for("review", review_id=str(review.id)))
@@ -228,36 +211,12 @@ def _held(
     return answer
 
 
-def record_preview(session: Session, caller: Principal, intake: Intake) -> None:
-    """A preview is a read of other people's ratings: it is audited like a write, with the
-    persons it matched, so that the rating office can see who looked up whom. Only a preview
-    that was answered is recorded; a refused one rolls back with its request and showed the
-    file's problems alone."""
-    submission = intake.submission
-    target = "tournament (new)" if submission.tournament_id is None else f"tournament {submission.tournament_id}"
-    matched = [p.pkz for p, new in zip(submission.players, intake.created, strict=True) if p.pkz > 0 and not new]
-    record_write(
-        session,
-        caller,
-        "tournament.preview",
-        target,
-        {
-            "acronym": submission.acronym,
-            "federation": submission.federation_prefix,
-            "players": len(submission.players),
-            "matched_players": matched,
-        },
-    )
-
-
 def withdraw(session: Session, caller: Principal, tournament_id: int, *, reason: str | None = None) -> None:
-    """Withdraw the tournament; ``reason`` is kept in its history and the audit log."""
+    """Withdraw the tournament (a referee in his subtree only); ``reason`` is kept in its history
+    and the audit log."""
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
-    withdraw_tournament(session, tournament_id, by=writer_name(caller))
-    record_state(session, tournament_id, "withdrawn", by=writer_name(caller), why=reason)
     closed = reviews.close_for_withdrawal(session, tournament_id, by=writer_name(caller), why=reason)
     # the evaluation complained about no longer counts: its open complaints are closed, saying why
     why = "the tournament was withdrawn" + (f": {reason}" if reason else "")
     close_for_tournament(session, caller, tournament_id, why=why, now=datetime.now(UTC))
-    detail = {**({"reason": reason} if reason else {}), **({"closed_reviews": closed} if closed else {})}
-    record_write(session, caller, "tournament.withdraw", f"tournament {tournament_id}", detail or None)
+    withdraw_submission(session, caller, tournament_id, reason=reason, closed_reviews=closed)

@@ -11,18 +11,18 @@ from sqlalchemy.orm import Session
 from zdb.formats.rating_json import dump_state
 from zdb.players.models import Player
 from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, StartRating, event_name, order_key
-from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
-from zdb.ratings.recalculation import repository as repo
-from zdb.ratings.recalculation import tournament_loader
+from zdb.timeline import stored_state
+from zdb.timeline.models import Evaluation, HistoryRow, PlayerRating
+from zdb.tournaments import engine_view
 
 __all__ = ["export_replay"]
 
 
 def export_replay(session: Session) -> dict[str, Any]:
     names = {r.pkz: r.external_id or str(r.pkz) for r in session.execute(select(Player.pkz, Player.external_id))}
-    live = tournament_loader.load_tournaments(session)
+    live = engine_view.load_tournaments(session)
     events: list[Event] = [t for t, _ in live.values()]
-    events += repo.load_start_ratings(session)
+    events += stored_state.load_start_ratings(session)
     events += CONVERSIONS
     timeline = sorted(events, key=order_key)
     order = [
@@ -31,12 +31,12 @@ def export_replay(session: Session) -> dict[str, Any]:
     ]
 
     current = {
-        r.player_pkz: repo.state_from_columns(r.rating, r.rating_index, r.leftover)
+        r.player_pkz: stored_state.state_from_columns(r.rating, r.rating_index, r.leftover)
         for r in session.execute(
             select(PlayerRating.player_pkz, PlayerRating.rating, PlayerRating.rating_index, PlayerRating.leftover)
         )
     }
-    involved = {int(pid) for pid in repo.load_initial_states(session)}
+    involved = {int(pid) for pid in stored_state.load_initial_states(session)}
     history: dict[str, list[dict[str, Any]]] = {}
     h = HistoryRow
     rows = session.execute(

@@ -16,7 +16,7 @@ from zdb.errors import DomainError
 from zdb.formats.rating_json import load_replay_request
 from zdb.players.service import NewPlayer, create_players, pkz_by_external_id
 from zdb.rating import StartRating, Tournament, Withdrawal
-from zdb.ratings.service import set_initial_states, set_start_rating
+from zdb.timeline.start_states import set_initial_states, set_start_rating
 from zdb.tournaments.models import GameRow, Participation
 from zdb.tournaments.service import (
     SubmittedGame,

@@ -21,8 +21,8 @@ from zdb.federations.models import Club, Federation
 from zdb.players.models import Membership
 from zdb.players.service import NewPlayer, create_players
 from zdb.rating import ResultCode
-from zdb.ratings.service import set_initial_states
 from zdb.synthetic import FederationLevel, SyntheticFederation, SyntheticTournament, TournamentKind
+from zdb.timeline.start_states import set_initial_states
 from zdb.tournaments.models import GameRow, Participation
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission, submit_tournaments
 

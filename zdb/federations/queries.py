@@ -1,19 +1,17 @@
-"""All SQL of the federation tree and club lists. A subtree is named by its club-code prefix:
-the empty prefix is the whole national federation."""
+"""All SQL of the federation tree. A subtree is named by its club-code prefix: the empty prefix
+is the whole national federation. The clubs with their member counts are
+``zdb.players.club_queries`` (memberships are the players' room)."""
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from zdb.common.like import like_pattern
-from zdb.errors import NotFoundError
-from zdb.federations.models import Club, Federation
-from zdb.federations.schemas import ClubOut, FederationOut
-from zdb.messages import Message
-from zdb.players.models import Membership
+from zdb.federations.models import Federation
+from zdb.federations.schemas import FederationOut
 
-__all__ = ["club", "list_clubs", "list_federations"]
+__all__ = ["list_federations"]
 
 
 def list_federations(
@@ -32,50 +30,3 @@ def list_federations(
     ).all()
     items = [FederationOut(prefix=r.prefix, name=r.name, level=r.level, parent_prefix=r.parent_prefix) for r in rows]
     return items, total
-
-
-def list_clubs(
-    session: Session, *, federation: str | None, text: str | None, limit: int, offset: int
-) -> tuple[list[ClubOut], int]:
-    """Clubs of a subtree (by club-code prefix) whose name or code contains ``text``, by code."""
-    c = Club
-    conditions: list[ColumnElement[bool]] = []
-    if federation:
-        conditions.append(c.code.like(like_pattern(federation, prefix_only=True), escape="\\"))
-    if text:
-        conditions.append(
-            or_(func.lower(c.name).like(like_pattern(text.lower()), escape="\\"), func.upper(c.code) == text.upper())
-        )
-    total = session.execute(select(func.count()).select_from(c).where(*conditions)).scalar_one()
-    return _clubs(session, conditions, limit, offset), total
-
-
-def _clubs(session: Session, conditions: list[ColumnElement[bool]], limit: int, offset: int) -> list[ClubOut]:
-    c, m = Club, Membership
-    current = and_(m.club_code == c.code, m.valid_until.is_(None))
-    members = select(func.count()).where(current).correlate(c).scalar_subquery()
-    active = select(func.count()).where(current, m.status == "active").correlate(c).scalar_subquery()
-    rows = session.execute(
-        select(c.code, c.name, c.federation_prefix, members.label("members"), active.label("active_members"))
-        .where(*conditions)
-        .order_by(c.code)
-        .limit(limit)
-        .offset(offset)
-    ).all()
-    return [
-        ClubOut(
-            code=r.code,
-            name=r.name,
-            federation_prefix=r.federation_prefix,
-            members=r.members,
-            active_members=r.active_members,
-        )
-        for r in rows
-    ]
-
-
-def club(session: Session, code: str) -> ClubOut:
-    found = _clubs(session, [Club.code == code], 1, 0)
-    if not found:
-        raise NotFoundError(Message("no club has the code {code!r}", code=code))
-    return found[0]

@@ -26,9 +26,6 @@ __all__ = [
     "file_format",
     "list_zip",
     "write_rating_list",
-    "write_spieler",
-    "write_verbaende",
-    "write_vereine",
 ]
 
 
@@ -99,21 +96,6 @@ def _spieler(members: Iterable[ListMember], fmt: FileFormat, fit: Fitter) -> byt
 def _units(units: Iterable[ListClub | ListFederation], fmt: FileFormat, fit: Fitter) -> bytes:
     keys = _keys(fmt)
     return _write(fmt, ([str(getattr(unit, key)) for key in keys] for unit in units), fit)
-
-
-def write_spieler(members: Iterable[ListMember], fmt: FileFormat) -> Written:
-    fit = Fitter(fmt.codec)
-    return Written(_spieler(members, fmt, fit), fit.replaced)
-
-
-def write_vereine(clubs: Iterable[ListClub], fmt: FileFormat) -> Written:
-    fit = Fitter(fmt.codec)
-    return Written(_units(clubs, fmt, fit), fit.replaced)
-
-
-def write_verbaende(federations: Iterable[ListFederation], fmt: FileFormat) -> Written:
-    fit = Fitter(fmt.codec)
-    return Written(_units(federations, fmt, fit), fit.replaced)
 
 
 def list_zip(files: Sequence[tuple[str, bytes]], stamp: datetime | None = None) -> bytes:

@@ -21,7 +21,7 @@ from zdb.lists.fide_import import newest_standard_editions
 from zdb.messages import Message
 from zdb.players.models import Player
 from zdb.rating import OrderKey
-from zdb.ratings.recalculation.repository import state_before
+from zdb.timeline.stored_state import state_before
 
 __all__ = ["FIDE_RULE_RATING", "fide_start_ratings"]
 

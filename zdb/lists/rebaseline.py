@@ -16,7 +16,7 @@ from datetime import date
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from zdb.auth.models import AuditEntry
+from zdb.audit.writer import record_entry
 from zdb.bulk import copy_rows, in_chunks
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.formats.dsb_files import Codec
@@ -27,8 +27,8 @@ from zdb.lists.models import ListBaseline
 from zdb.lists.upload_refusals import refusal_error
 from zdb.messages import Message
 from zdb.players.service import pkz_by_external_id
-from zdb.ratings.models import StartRatingRow
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import StartRatingRow
 
 __all__ = ["rebaseline"]
 
@@ -70,7 +70,5 @@ def rebaseline(session: Session, data: bytes, *, file: str, day: date, codec: Co
     )
     if states:
         mark_dirty(session, [(day, 0, "", 0)])
-    detail = {"list_date": day.isoformat(), "starting_states": len(states)}
-    session.add(AuditEntry(action="list.rebaseline", target=file[:200], detail=detail))
-    session.flush()
+    record_entry(session, None, "list.rebaseline", file[:200], list_date=day, starting_states=len(states))
     return len(states)

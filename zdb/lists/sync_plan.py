@@ -68,7 +68,7 @@ from zdb.lists.problem_texts import PlacedText
 from zdb.messages import Message
 from zdb.players.merged import follow_merges
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import PlayerRating, StartRatingRow
+from zdb.timeline.models import PlayerRating, StartRatingRow
 
 __all__ = ["Facts", "Plan", "PlannedPerson", "plan_sync"]
 

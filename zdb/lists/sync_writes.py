@@ -14,15 +14,15 @@ from typing import Any
 from sqlalchemy import Table, bindparam, update
 from sqlalchemy.orm import Session
 
-from zdb.auth.models import AuditEntry
+from zdb.audit.writer import Entry, record_entries
 from zdb.bulk import copy_rows
 from zdb.federations.models import Club, Federation
 from zdb.lists.models import ListBaseline
 from zdb.lists.sync_plan import Plan, search_name
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
-from zdb.ratings.models import StartRatingRow
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import StartRatingRow
 
 __all__ = ["WRITE_STEPS", "write_sync"]
 
@@ -151,23 +151,45 @@ def _audit(session: Session, plan: Plan, *, by: str, actor_token_id: int | None)
     """One entry for the import, one per changed person or membership (new rows are the import's
     own: the import's entry and their baseline name it)."""
     day = plan.list_date.isoformat()
-    summary = {"list_date": day, "by": by, **plan.difference.counts}
-    rows: list[tuple[int | None, str, str, dict[str, Any]]] = [
-        (actor_token_id, "list.import", plan.difference.file[:200], summary)
+    entries: list[Entry] = [
+        (
+            "list.import",
+            plan.difference.file,
+            None,
+            None,
+            {"list_date": day, "imported_by": by, **plan.difference.counts},
+        )
     ]
     for number, after, before in plan.people_changed:
-        changed = {
-            name: [getattr(before, name), getattr(after, name)]
+        names = [
+            name
             for name in ("surname", "given_name", "sex", "birth_year", "fide_id", "nation", "guest")
             if getattr(before, name) != getattr(after, name)
-        }
-        rows.append((actor_token_id, "list.person", f"player {number}", {"list_date": day, **changed}))
+        ]
+        entries.append(
+            (
+                "list.person",
+                f"player {number}",
+                {name: getattr(before, name) for name in names},
+                {name: getattr(after, name) for name in names},
+                {"list_date": day},
+            )
+        )
     for number, external in plan.people_linked:
-        rows.append((actor_token_id, "list.link", f"player {number}", {"list_date": day, "external_id": external}))
+        entries.append(("list.link", f"player {number}", None, {"external_id": external}, {"list_date": day}))
     for membership_id, number, club, member_no, status, old_no, old_status in plan.memberships_changed:
-        detail = {"list_date": day, "club": club, "member_no": [old_no, member_no], "status": [old_status, status]}
-        rows.append((actor_token_id, "list.membership", f"membership {membership_id} of {number}", detail))
+        entries.append(
+            (
+                "list.membership",
+                f"membership {membership_id} of {number}",
+                {"member_no": old_no, "status": old_status},
+                {"member_no": member_no, "status": status},
+                {"list_date": day, "club": club},
+            )
+        )
     for membership_id, number, club, last_day in plan.memberships_ended:
-        detail = {"list_date": day, "club": club, "valid_until": last_day.isoformat()}
-        rows.append((actor_token_id, "list.membership_end", f"membership {membership_id} of {number}", detail))
-    copy_rows(session, _table(AuditEntry), ("actor_token_id", "action", "target", "detail"), rows)
+        target = f"membership {membership_id} of {number}"
+        entries.append(
+            ("list.membership_end", target, None, {"valid_until": last_day}, {"list_date": day, "club": club})
+        )
+    record_entries(session, actor_token_id, entries)

@@ -34,7 +34,7 @@ from zdb.notifications.events import (
 from zdb.notifications.models import NotificationDelivery, Subscription
 from zdb.outbox.models import OutboxMessage
 from zdb.players.models import Membership
-from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
+from zdb.timeline.run_records import RunChange, RunRecord, RunTournament
 from zdb.tournaments.models import Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["HANDLERS", "PER_PERSON_LIMIT", "covers"]

@@ -16,8 +16,8 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.notifications.events import EVENT_TYPES
@@ -111,8 +111,8 @@ def create_subscription(
     )
     session.add(subscription)
     session.flush()
-    record_write(
-        session, principal, "subscription.create", f"subscription {subscription.id}", {"url": url, "events": wanted}
+    record_entry(
+        session, principal.token_id, "subscription.create", f"subscription {subscription.id}", url=url, events=wanted
     )
     return subscription
 
@@ -137,7 +137,7 @@ def delete_subscription(session: Session, principal: Principal, subscription_id:
     subscription = owned_subscription(session, principal, subscription_id, lock=True)
     session.delete(subscription)
     session.flush()
-    record_write(session, principal, "subscription.delete", f"subscription {subscription_id}")
+    record_entry(session, principal.token_id, "subscription.delete", f"subscription {subscription_id}")
 
 
 def resume_subscription(session: Session, principal: Principal, subscription_id: int) -> Subscription:
@@ -155,7 +155,7 @@ def resume_subscription(session: Session, principal: Principal, subscription_id:
     for delivery in waiting:  # a fresh window of retries from now
         delivery.next_attempt_at = delivery.retry_since = now
     session.flush()
-    record_write(session, principal, "subscription.resume", f"subscription {subscription_id}")
+    record_entry(session, principal.token_id, "subscription.resume", f"subscription {subscription_id}")
     return subscription
 
 
@@ -166,12 +166,12 @@ def rotate_secret(session: Session, principal: Principal, subscription_id: int, 
     subscription.previous_until = datetime.now(UTC) + overlap
     subscription.secret = new_secret()
     session.flush()
-    record_write(
+    record_entry(
         session,
-        principal,
+        principal.token_id,
         "subscription.rotate_secret",
         f"subscription {subscription_id}",
-        {"old_secret_until": subscription.previous_until.isoformat()},
+        old_secret_until=subscription.previous_until.isoformat(),
     )
     return subscription
 
@@ -215,7 +215,7 @@ def redeliver(session: Session, principal: Principal, subscription_id: int, deli
     delivery.status, delivery.next_attempt_at, delivery.retry_since = "pending", now, now
     delivery.taken_until = delivery.delivered_at = None
     session.flush()
-    record_write(
-        session, principal, "subscription.redeliver", f"subscription {subscription_id}", {"delivery": delivery_id}
+    record_entry(
+        session, principal.token_id, "subscription.redeliver", f"subscription {subscription_id}", delivery=delivery_id
     )
     return delivery

@@ -21,11 +21,11 @@ from typing import Any
 from sqlalchemy import exists, select, update
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import changed_values, record_entry
 from zdb.auth.principal import Principal
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Club
 from zdb.messages import Message
-from zdb.office.audit import changed_values, record_change
 from zdb.office.persons import player_for_change
 from zdb.office.reach import recalculation_from
 from zdb.players.models import Membership, Player
@@ -136,9 +136,9 @@ def join(
         player.guest = False
         session.flush()
         reach = _becomes_member(session, pkz, valid_from)
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "membership.join",
         f"player {pkz}",
         before=None,
@@ -181,8 +181,14 @@ def edit_membership(session: Session, caller: Principal, membership_id: int, giv
         setattr(membership, name, values[name])
     session.flush()
     action = "membership.leave" if "valid_until" in new and values["valid_until"] is not None else "membership.edit"
-    record_change(
-        session, caller, action, f"player {membership.player_pkz}", before=old, after=new, membership=membership.id
+    record_entry(
+        session,
+        caller.token_id,
+        action,
+        f"player {membership.player_pkz}",
+        before=old,
+        after=new,
+        membership=membership.id,
     )
     return membership
 

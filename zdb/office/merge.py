@@ -22,16 +22,16 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, literal, select, update
 from sqlalchemy.orm import Session, aliased
 
+from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.messages import Message
-from zdb.office.audit import record_change
 from zdb.office.persons import EDITABLE, person_values
 from zdb.office.reach import recalculation_from
 from zdb.players.models import Membership, Player
 from zdb.rating import OrderKey
-from zdb.ratings.models import HistoryRow, InitialState, PlayerRating, StartRatingRow
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
+from zdb.timeline.models import HistoryRow, InitialState, PlayerRating, StartRatingRow
 from zdb.tournaments.models import GameRow, Participation
 from zdb.tournaments.person_facts import mark_stale
 
@@ -236,9 +236,9 @@ def merge_persons(session: Session, caller: Principal, survivor: int, absorbed: 
         mark_dirty(session, [earliest])
     reach = min(starts) if starts else None
     after = person_values(kept)
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "player.merge",
         f"player {survivor}",
         before={"survivor": was, "absorbed": {"pkz": absorbed, **absorbed_values}},

@@ -11,12 +11,12 @@ from typing import Any
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
-from zdb.auth.models import AuditEntry
+from zdb.audit.reader import entries_about
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.errors import NotFoundError
 from zdb.messages import Message
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.timeline.models import HistoryRow, PlayerRating
 from zdb.tournaments.models import Participation, TournamentVersion
 
 __all__ = ["person_document"]
@@ -89,8 +89,6 @@ def person_document(session: Session, pkz: int) -> dict[str, Any]:
         ),
         "audit": _rows(
             session,
-            select(AuditEntry.at, AuditEntry.action, AuditEntry.detail)
-            .where(AuditEntry.target == f"player {pkz}")
-            .order_by(AuditEntry.at, AuditEntry.id),
+            entries_about(f"player {pkz}"),
         ),
     }

@@ -24,13 +24,13 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import changed_values, record_entry
 from zdb.auth.principal import Principal
 from zdb.common.names import fold_name
 from zdb.complaints.service import link_change
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.locks import PERSON_NUMBERS, hold
 from zdb.messages import Message
-from zdb.office.audit import changed_values, record_change
 from zdb.office.reach import recalculation_from
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
@@ -209,7 +209,7 @@ def create_person(session: Session, caller: Principal, given: Mapping[str, Any])
     if values["objects_to_publication"]:
         session.execute(update(Player).where(Player.pkz == pkz).values(objects_to_publication=True))
     more = {"allow_duplicate_of": insisted} if insisted else {}
-    record_change(session, caller, "player.create", f"player {pkz}", before=None, after=values, **more)
+    record_entry(session, caller.token_id, "player.create", f"player {pkz}", before=None, after=values, **more)
     return PersonCreated(pkz, tuple(warnings))
 
 
@@ -261,9 +261,9 @@ def edit_person(
         reach = mark_stale(session, [pkz])
     if complaint is not None:
         link_change(session, complaint, caller, kind="record", target=f"player {pkz}", person_pkz=pkz)
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "player.edit",
         f"player {pkz}",
         before=old,

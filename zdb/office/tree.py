@@ -18,11 +18,11 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import changed_values, record_entry
 from zdb.auth.principal import Principal
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Club, Federation
 from zdb.messages import Message
-from zdb.office.audit import changed_values, record_change
 from zdb.players.models import Membership
 
 __all__ = [
@@ -98,7 +98,7 @@ def create_club(session: Session, caller: Principal, code: str, name: str, feder
     club = Club(code=code, name=name.strip(), federation_prefix=federation_prefix)
     session.add(club)
     session.flush()
-    record_change(session, caller, "club.create", f"club {code}", before=None, after=_club_values(club))
+    record_entry(session, caller.token_id, "club.create", f"club {code}", before=None, after=_club_values(club))
     return club
 
 
@@ -119,7 +119,7 @@ def edit_club(session: Session, caller: Principal, code: str, given: Mapping[str
     old, new = changed_values(before, _club_values(club))
     if new:
         action = "club.move" if "federation_prefix" in new else "club.rename"
-        record_change(session, caller, action, f"club {code}", before=old, after=new)
+        record_entry(session, caller.token_id, action, f"club {code}", before=old, after=new)
     return club
 
 
@@ -152,9 +152,9 @@ def dissolve_club(session: Session, caller: Principal, code: str, on: date) -> i
     ended = _end_memberships(session, [code], on)
     club.dissolved_on = on
     session.flush()
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "club.dissolve",
         f"club {code}",
         before={"dissolved_on": None},
@@ -173,8 +173,13 @@ def create_federation(session: Session, caller: Principal, prefix: str, name: st
     federation = Federation(prefix=prefix, name=name.strip(), level=parent.level + 1, parent_prefix=parent_prefix)
     session.add(federation)
     session.flush()
-    record_change(
-        session, caller, "federation.create", f"federation {prefix}", before=None, after=_federation_values(federation)
+    record_entry(
+        session,
+        caller.token_id,
+        "federation.create",
+        f"federation {prefix}",
+        before=None,
+        after=_federation_values(federation),
     )
     return federation
 
@@ -242,7 +247,7 @@ def edit_federation(session: Session, caller: Principal, prefix: str, given: Map
     old, new = changed_values(before, _federation_values(federation))
     if new:
         action = "federation.move" if "parent_prefix" in new else "federation.rename"
-        record_change(session, caller, action, f"federation {prefix}", before=old, after=new)
+        record_entry(session, caller.token_id, action, f"federation {prefix}", before=old, after=new)
     return federation
 
 
@@ -261,9 +266,9 @@ def dissolve_federation(session: Session, caller: Principal, prefix: str, on: da
     for club in clubs:
         club.dissolved_on = on
     session.flush()
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "federation.dissolve",
         f"federation {prefix}",
         before={"dissolved_on": None},

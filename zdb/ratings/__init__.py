@@ -1,2 +1,2 @@
-"""Ratings: evaluations, history, current ratings, and the recalculation that keeps them equal
-to a from-scratch evaluation of all tournaments."""
+"""Ratings, the read side: cards, lists, explanations, previews and reports over the time line
+(``zdb.timeline``) that the recalculation (``zdb.recalculation``) keeps up to date."""

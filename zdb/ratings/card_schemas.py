@@ -14,9 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from zdb.common.utc import UtcDateTime
-from zdb.complaints.schemas import ProvisionalOut
 from zdb.players.schemas import MembershipOut
-from zdb.tournaments.schemas import EvaluationFigures
+from zdb.tournaments.schemas import EvaluationFigures, ProvisionalOut
 
 __all__ = ["FideOut", "HistoryEntry", "ListEntryOut", "PlayerCard", "PublishedRating", "RatingAt"]
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased
 from zdb.errors import NotFoundError
 from zdb.formats.dsb_files import MemberRow
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import Evaluation, PlayerRating
+from zdb.timeline.models import Evaluation, PlayerRating
 from zdb.tournaments.models import GameRow
 
 __all__ = ["best_of_federation", "club_ranks", "opponents_average", "survivor_of"]

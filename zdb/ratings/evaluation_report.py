@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from zdb.players.models import Player
 from zdb.players.privacy import public_name_column
 from zdb.rating import ReportRow
-from zdb.ratings.models import Evaluation
+from zdb.timeline.models import Evaluation
 from zdb.tournaments.queries import summary_of
 from zdb.tournaments.schemas import EvaluationFigures, EvaluationReport, ReportRowOut
 

@@ -24,6 +24,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from zdb.common.utc import as_utc
+from zdb.db import is_postgres
 from zdb.orm import Base
 
 __all__ = ["FileStamp", "content_tag", "last_modified", "variant_key"]
@@ -66,7 +67,7 @@ def last_modified(session: Session, key: str, tag: str, now: datetime | None = N
     moment = as_utc(now or datetime.now(UTC)).replace(microsecond=0)
     if stored is not None and moment <= as_utc(stored.modified_at):
         moment = as_utc(stored.modified_at) + timedelta(seconds=1)
-    insert = postgres_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    insert = postgres_insert if is_postgres(session) else sqlite_insert
     statement = insert(FileStamp).values(key=key, tag=tag, modified_at=moment)
     # two requests finding new content at once: the later write stands, both answers are new
     session.execute(

@@ -11,7 +11,7 @@ from zdb.common.utc import UtcDateTime
 from zdb.errors import NotFoundError
 from zdb.players.models import Player
 from zdb.players.privacy import public_name_column
-from zdb.ratings.recalculation.impact import RunChange, RunRecord, RunTournament
+from zdb.timeline.run_records import RunChange, RunRecord, RunTournament
 
 __all__ = ["RunChangeOut", "RunOut", "run_changes", "runs", "tournament_impact"]
 

@@ -3,7 +3,7 @@
 Each file is one set-based query, whatever its size: the members of a whole federation with
 their ratings and last evaluation, its clubs, its federations. The last evaluation is the latest
 evaluated tournament of the player's history (the same definition as the JSON club list of
-``zdb.ratings.queries.club_ratings``), picked by a window over the history rows of exactly the
+``zdb.ratings.club_list_queries.club_ratings``), picked by a window over the history rows of exactly the
 players listed, so that no query runs per player. Only public data is selected: the birth date
 never leaves the database here.
 """
@@ -25,7 +25,7 @@ from zdb.lists.fide_queries import fide_row_condition, listed_week_date
 from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import public_name_column
-from zdb.ratings.models import HistoryRow, PlayerRating
+from zdb.timeline.models import HistoryRow, PlayerRating
 
 __all__ = ["club_members", "federation_clubs", "federation_members", "federations_of", "require_federation"]
 

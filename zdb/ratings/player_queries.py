@@ -36,7 +36,7 @@ from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.players.schemas import CurrentClub, PlayerSummary
 from zdb.ratings.card_schemas import PlayerCard
 from zdb.ratings.evaluation_report import FIGURE_COLUMNS
-from zdb.ratings.models import Evaluation, HistoryRow, InitialState, PlayerRating
+from zdb.timeline.models import Evaluation, HistoryRow, InitialState, PlayerRating
 from zdb.tournaments.models import TournamentVersion
 
 __all__ = [

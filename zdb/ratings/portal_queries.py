@@ -27,8 +27,8 @@ from zdb.lists.fide_queries import listed_week_date
 from zdb.lists.models import ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import public_name_column
-from zdb.ratings.models import Evaluation, HistoryRow, PlayerRating
 from zdb.ratings.player_queries import name_terms
+from zdb.timeline.models import Evaluation, HistoryRow, PlayerRating
 from zdb.tournaments.models import TournamentVersion
 
 __all__ = [

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from zdb.common.like import like_pattern
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
-from zdb.ratings.models import PlayerRating
+from zdb.timeline.models import PlayerRating
 
 __all__ = ["TOP_LISTS", "TopListKind", "TopListRow", "top_list"]
 

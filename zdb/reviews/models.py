@@ -17,7 +17,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
 
-__all__ = ["OfficerMessage", "RatingOfficer", "Review", "ReviewSetting", "TrustedReferee"]
+__all__ = ["OfficerMessage", "Review", "ReviewSetting", "TrustedReferee"]
 
 #: off: submissions are stored at once; required: they wait for the responsible officer
 REVIEW_RULES = ("off", "required")
@@ -35,21 +35,6 @@ class ReviewSetting(Base):
     review: Mapped[str | None] = mapped_column(String(8))
     #: whether a trusted referee's submissions are stored without review
     trusted_exempt: Mapped[bool | None] = mapped_column(Boolean)
-
-
-class RatingOfficer(Base):
-    """Who is responsible for a federation's evaluations: the name the public directory shows,
-    the address the contact form's messages go to (never shown), and the token with which the
-    officer decides reviews."""
-
-    __tablename__ = "rating_officers"
-
-    prefix: Mapped[str] = mapped_column(ForeignKey("federations.prefix", ondelete="CASCADE"), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
-    email: Mapped[str] = mapped_column(String(254))
-    token_id: Mapped[int | None] = mapped_column(ForeignKey("api_tokens.id"), index=True)
-    set_by: Mapped[str] = mapped_column(String(100))
-    set_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class TrustedReferee(Base):

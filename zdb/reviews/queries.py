@@ -7,13 +7,14 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
-from zdb.ratings.preview import preview
-from zdb.reviews.models import RatingOfficer, Review
+from zdb.federations.officers import RatingOfficer
+from zdb.reviews.models import Review
 from zdb.reviews.rules import officer_prefixes
 from zdb.reviews.schemas import ReviewDetailOut, ReviewImpactOut, ReviewOut
 from zdb.reviews.stored_submission import intake_from_json
+from zdb.submissions.preview import preview
+from zdb.submissions.schemas import PreviewOut
 from zdb.tournaments.models import Participation, TournamentRecord, TournamentVersion
-from zdb.tournaments.submission_schemas import PreviewOut
 
 __all__ = ["review_detail", "review_out", "visible_reviews"]
 

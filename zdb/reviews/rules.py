@@ -23,8 +23,9 @@ from zdb.auth.models import ApiToken
 from zdb.auth.principal import Principal
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Federation
+from zdb.federations.officers import RatingOfficer
 from zdb.messages import Message
-from zdb.reviews.models import RatingOfficer, ReviewSetting, TrustedReferee
+from zdb.reviews.models import ReviewSetting, TrustedReferee
 
 __all__ = [
     "EffectiveReview",

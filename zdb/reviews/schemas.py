@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from zdb.common.utc import UtcDateTime
-from zdb.tournaments.submission_schemas import PreviewOut, WarningOut
+from zdb.submissions.schemas import PreviewOut, WarningOut
 
 __all__ = [
     "ContactIn",

@@ -22,9 +22,9 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import record_entry
 from zdb.auth.errors import PermissionDeniedError
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.locks import TOURNAMENT_IDS
 from zdb.locks import hold as hold_lock
@@ -32,9 +32,9 @@ from zdb.messages import Message
 from zdb.reviews.models import Review
 from zdb.reviews.rules import officer_prefixes, responsible_officer
 from zdb.reviews.stored_submission import intake_from_json, intake_to_json
+from zdb.submissions.intake import Intake
 from zdb.tournaments.announcements import claim as claim_announcement
 from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
-from zdb.tournaments.intake import Intake
 from zdb.tournaments.models import Announcement
 from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import submit_tournaments
@@ -212,12 +212,14 @@ def approve(session: Session, caller: Principal, review_id: int, *, by: str, not
     learn_birth_years(session, intake.learned)
     for pkz, year in intake.learned.items():
         # a person's fact learned from the file, as a submission without review records it
-        record_write(
+        record_entry(
             session,
-            caller,
+            caller.token_id,
             "player.learn",
             f"player {pkz}",
-            {"birth_year": {"before": None, "after": year}, "from": f"tournament {tournament_id} version {version}"},
+            before={"birth_year": None},
+            after={"birth_year": year},
+            **{"from": f"tournament {tournament_id} version {version}"},
         )
     if not review.correction:
         # its arrival, as a submission without review would have recorded it, then its review
@@ -237,12 +239,14 @@ def approve(session: Session, caller: Principal, review_id: int, *, by: str, not
     record_state(session, tournament_id, "approved", by=by, why=note, version=version)
     review.tournament_id = tournament_id
     session.flush()
-    record_write(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "review.approve",
         f"review {review.id}",
-        {"tournament": tournament_id, "version": version, **({"note": note} if note else {})},
+        tournament=tournament_id,
+        version=version,
+        note=note or None,
     )
     return review
 
@@ -270,5 +274,5 @@ def reject(session: Session, caller: Principal, review_id: int, *, by: str, reas
     review = _decide(session, caller, review_id, state="rejected", reason=cleaned, by=by)
     if review.tournament_id is not None:
         record_state(session, review.tournament_id, "rejected", by=by, why=cleaned)
-    record_write(session, caller, "review.reject", f"review {review.id}", {"reason": cleaned})
+    record_entry(session, caller.token_id, "review.reject", f"review {review.id}", reason=cleaned)
     return review

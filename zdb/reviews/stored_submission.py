@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from zdb.errors import ValidationProblem
-from zdb.tournaments.intake import Intake
+from zdb.submissions.intake import Intake
 from zdb.tournaments.service import SubmittedGame, SubmittedPlayer, TournamentSubmission
 
 __all__ = ["intake_from_json", "intake_to_json"]

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from zdb.errors import ConflictError
 from zdb.players.models import Player
 from zdb.rating import OrderKey
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
 from zdb.tournaments.models import Participation, TournamentRecord, TournamentVersion
 
 __all__ = ["KnownPerson", "known_people", "learn_birth_years", "mark_stale"]

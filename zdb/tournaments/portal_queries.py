@@ -25,7 +25,7 @@ from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD, public_name_column
 from zdb.rating import expected_score
-from zdb.ratings.models import Evaluation
+from zdb.timeline.models import Evaluation
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 
 __all__ = [

@@ -19,8 +19,8 @@ from zdb.errors import NotFoundError
 from zdb.players.models import Player
 from zdb.players.privacy import public_name_column
 from zdb.rating import ResultCode
-from zdb.ratings.models import Evaluation
-from zdb.ratings.recalculation.state import recalc_running
+from zdb.timeline.models import Evaluation
+from zdb.timeline.state import recalc_running
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
 from zdb.tournaments.schemas import (
     Crosstable,

@@ -10,7 +10,6 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from zdb.common.utc import UtcDateTime
-from zdb.complaints.schemas import ProvisionalOut
 
 __all__ = [
     "Crosstable",
@@ -18,6 +17,7 @@ __all__ = [
     "CrosstableRow",
     "EvaluationFigures",
     "EvaluationReport",
+    "ProvisionalOut",
     "ReportRowOut",
     "TournamentDetail",
     "TournamentStatus",
@@ -132,3 +132,11 @@ class Crosstable(BaseModel):
     tournament: TournamentSummary
     version: int = Field(examples=[1])
     rows: list[CrosstableRow] = Field(description="in start-number order")
+
+
+class ProvisionalOut(BaseModel):
+    """Why an evaluation is still provisional (null where it is definitive)."""
+
+    reasons: list[Literal["in_review", "complaint_period", "open_complaint"]]
+    edition: str | None = Field(description="the edition that published it (null: not yet published)")
+    until: date | None = Field(description="the last day of its complaint period")

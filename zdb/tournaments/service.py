@@ -20,7 +20,7 @@ from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationErro
 from zdb.locks import TOURNAMENT_IDS, hold
 from zdb.messages import Message
 from zdb.rating import Game, InvalidInputError, OrderKey, Participant, ResultCode, Tournament
-from zdb.ratings.recalculation.dirty import mark_dirty
+from zdb.timeline.dirty import mark_dirty
 from zdb.tournaments.models import (
     GameRow,
     Participation,

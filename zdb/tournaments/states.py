@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from zdb.errors import NotFoundError
 from zdb.messages import Message
 from zdb.outbox.seam import enqueue
-from zdb.ratings.recalculation.impact import RunRecord, RunTournament
+from zdb.timeline.run_records import RunRecord, RunTournament
 from zdb.tournaments.models import TournamentRecord, TournamentState
 
 __all__ = ["StateChange", "TournamentStates", "record_state", "tournament_states"]
@@ -90,7 +90,7 @@ def tournament_states(session: Session, tournament_id: int) -> TournamentStates:
             .order_by(RunRecord.finished_at)
         ).scalars()
     ]
-    # in time order (runs record their moment to the microsecond, ``zdb.ratings.recalculation.impact``);
+    # in time order (runs record their moment to the microsecond, ``zdb.recalculation.impact``);
     # at the same moment a recorded change comes first: a run evaluates what was committed before it
     history = tuple(sorted([*recorded, *runs], key=lambda c: (c.at, c.by == RECALCULATION)))
     withdrawn = [k for k, c in enumerate(history) if c.state == "withdrawn"]

@@ -2,7 +2,7 @@
 
 Why a module of its own: a referee's upload is answered with one complete list of what is wrong,
 so every check here collects ``ValidationProblem`` s instead of stopping at the first; the intake
-(``zdb.tournaments.intake``) adds what only the database can tell (player matching, federations)
+(``zdb.submissions.intake``) adds what only the database can tell (player matching, federations)
 and raises once. The time control rules are those of spec §3; the notations read are listed in
 ``zdb.formats.time_control``. The texts say what the rule requires, in the referee's words; the
 rules they apply are cited in the comments.

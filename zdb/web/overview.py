@@ -8,7 +8,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from zdb.ratings.queries import recalc_status, top_list
+from zdb.ratings.status_queries import recalc_status
+from zdb.ratings.top_list_queries import top_list
 from zdb.tournaments.queries import list_tournaments
 
 __all__ = ["LATEST", "TOP", "overview"]

@@ -1,4 +1,4 @@
-"""What a referee uploads, to the intake of ``zdb.tournaments.intake``: a JSON tournament (the
+"""What a referee uploads, to the intake of ``zdb.submissions.intake``: a JSON tournament (the
 API's submission format) or a TRF file with the form's fields for what it does not say.
 
 Every problem, the JSON's field paths and the TRF's lines included, is raised as one
@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 from zdb.auth.principal import Principal
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
-from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
-from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
+from zdb.submissions.intake import Intake, TrfMeta, intake_json, intake_trf
+from zdb.submissions.json_reading import JsonTournament, read_tournament_json
 from zdb.web.form_values import optional_date
 
 __all__ = ["Upload", "UploadForm", "read_upload"]

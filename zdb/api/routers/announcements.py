@@ -16,12 +16,13 @@ from fastapi.responses import JSONResponse
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
+from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.federations.settings import FederationSetting, effective_settings, require_federation, set_settings
-from zdb.office.audit import record_change
+from zdb.submissions.store import writer_name
 from zdb.tournaments.announcements import (
     announce,
     announcement_out,
@@ -70,10 +71,15 @@ def create_announcement(
     *, session: RequestSession, caller: Annotated[Principal, Depends(_announcer)], body: AnnouncementIn
 ) -> Response:
     writes.authorize(caller, body.federation)
-    made = announce(session, body, by=writes.writer_name(caller))
+    made = announce(session, body, by=writer_name(caller))
     out = announcement_out(made)
-    record_change(
-        session, caller, "announcement.create", f"announcement {made.code}", before=None, after=out.model_dump()
+    record_entry(
+        session,
+        caller.token_id,
+        "announcement.create",
+        f"announcement {made.code}",
+        before=None,
+        after=out.model_dump(),
     )
     return JSONResponse(
         out.model_dump(mode="json"), status_code=201, headers={"Location": f"/api/v1/announcements/{made.code}"}
@@ -126,7 +132,7 @@ def change_announcement(
     writes.authorize(caller, find_announcement(session, code).federation_prefix)
     writes.authorize(caller, body.federation)
     changed, before, after = edit_announcement(session, code, body)
-    record_change(session, caller, "announcement.edit", f"announcement {code}", before=before, after=after)
+    record_entry(session, caller.token_id, "announcement.edit", f"announcement {code}", before=before, after=after)
     return announcement_out(changed)
 
 
@@ -144,10 +150,10 @@ def cancel(
     reason: Annotated[str | None, Query(max_length=500, description="why: shown on its page")] = None,
 ) -> AnnouncementOut:
     writes.authorize(caller, find_announcement(session, code).federation_prefix)
-    cancelled = cancel_announcement(session, code, by=writes.writer_name(caller), reason=reason)
-    record_change(
+    cancelled = cancel_announcement(session, code, by=writer_name(caller), reason=reason)
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "announcement.cancel",
         f"announcement {code}",
         before={"cancelled_at": None},
@@ -209,5 +215,5 @@ def put_federation_settings(
         announcement_days=body.announcement_days,
         fide_registration=body.fide_registration,
     )
-    record_change(session, caller, "federation.settings", f"federation {prefix}", before=before, after=after)
+    record_entry(session, caller.token_id, "federation.settings", f"federation {prefix}", before=before, after=after)
     return _settings_out(session, prefix)

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
+from zdb.audit.reader import AuditFilter, audit_page
 from zdb.auth.schemas import CallerOut
 from zdb.endpoints.dependencies import INT32_MAX, INT64_MAX, Caller, Paging, QueryDateTime, RequestSession
 from zdb.endpoints.pagination import Page
-from zdb.office.audit_log import AuditFilter, audit_page
 from zdb.office.schemas import AuditEntryWithActor
 
 __all__ = ["router"]

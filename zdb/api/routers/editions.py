@@ -11,9 +11,9 @@ from fastapi.responses import JSONResponse
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
+from zdb.audit.writer import record_entry
 from zdb.auth.models import ApiToken
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
 from zdb.editions import queries
 from zdb.editions.schemas import EditionChange, EditionIn, EditionOut, EditionRow
 from zdb.editions.service import publish_edition
@@ -48,9 +48,7 @@ def publish(
     token = None if caller.token_id is None else session.get(ApiToken, caller.token_id)
     by = token.label if token is not None and token.label else f"token {caller.token_id}"
     made = publish_edition(session, body.date, name=body.name, by=by, today=datetime.now(UTC).date())
-    record_write(
-        session, caller, "edition.publish", f"edition {made.name}", {"as_of": made.as_of.isoformat(), "by": by}
-    )
+    record_entry(session, caller.token_id, "edition.publish", f"edition {made.name}", as_of=made.as_of)
     out = queries.edition(session, made.name)
     return JSONResponse(
         out.model_dump(mode="json"), status_code=201, headers={"Location": f"/api/v1/editions/{made.name}"}

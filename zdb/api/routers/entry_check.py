@@ -1,6 +1,6 @@
 """The entry check for organisers: one call with a tournament's entry list, per entry whether
 the person is known, a member or a guest at the start date, rated, and his current DWZ. Thin:
-the domain is ``zdb.players.entry_check``."""
+the domain is ``zdb.ratings.entry_check``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from fastapi import APIRouter, Depends
 from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.endpoints.dependencies import Caller, RequestSession
-from zdb.players.entry_check import Entry, check_entries
 from zdb.players.schemas import EntryCheckedOut, EntryCheckIn
+from zdb.ratings.entry_check import Entry, check_entries
 
 __all__ = ["router"]
 

@@ -8,11 +8,12 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
-from zdb.auth.repository import last_write_at
+from zdb.audit.reader import last_write_at
 from zdb.endpoints.dependencies import Paging, RequestSession, get_principal
 from zdb.endpoints.pagination import Page
 from zdb.federations import queries
 from zdb.federations.schemas import ClubOut, FederationOut
+from zdb.players import club_queries
 
 __all__ = ["ClubCode", "router"]
 
@@ -44,10 +45,12 @@ def clubs(
     federation: Annotated[str | None, Query(max_length=5, description="club-code prefix of the subtree")] = None,
     q: Annotated[str | None, Query(max_length=200, description="text in the name, or the code")] = None,
 ) -> Response:
-    items, total = queries.list_clubs(session, federation=federation, text=q, limit=paging.limit, offset=paging.offset)
+    items, total = club_queries.list_clubs(
+        session, federation=federation, text=q, limit=paging.limit, offset=paging.offset
+    )
     return conditional_json(request, paging.page(items, total), last_write_at(session))
 
 
 @router.get("/clubs/{code}", response_model=ClubOut, summary="One club", responses=problems(404))
 def club(*, request: Request, session: RequestSession, code: ClubCode) -> Response:
-    return conditional_json(request, queries.club(session, code), last_write_at(session))
+    return conditional_json(request, club_queries.club(session, code), last_write_at(session))

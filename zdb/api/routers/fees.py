@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from zdb.api.conditional import conditional_bytes, conditional_json
 from zdb.api.openapi import problems
+from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession, TournamentId
@@ -29,7 +30,7 @@ from zdb.fees.schemas import FeeScheduleIn, FeeScheduleOut, InvoiceIn, InvoiceOu
 from zdb.fees.tournament_fees import tournament_fees
 from zdb.fide.registration import find_registration, register, registration_out
 from zdb.fide.schemas import FideRegistrationIn, FideRegistrationOut
-from zdb.office.audit import record_change
+from zdb.submissions.store import writer_name
 from zdb.tournaments.announcements import find_announcement
 
 __all__ = ["router"]
@@ -69,10 +70,15 @@ def create_registration(*, session: RequestSession, caller: Caller, code: Code, 
     caller.require("admin", "referee")
     announcement = find_announcement(session, code)
     writes.authorize(caller, announcement.federation_prefix)
-    made = register(session, announcement, body, by=writes.writer_name(caller), office=caller.role == "admin")
+    made = register(session, announcement, body, by=writer_name(caller), office=caller.role == "admin")
     out = registration_out(session, announcement, made)
-    record_change(
-        session, caller, "fide.registration", f"announcement {code}", before=None, after=body.model_dump(mode="json")
+    record_entry(
+        session,
+        caller.token_id,
+        "fide.registration",
+        f"announcement {code}",
+        before=None,
+        after=body.model_dump(mode="json"),
     )
     return JSONResponse(
         out.model_dump(mode="json"),
@@ -114,11 +120,11 @@ def schedules(
 )
 def create_schedule(*, session: RequestSession, caller: Admin, body: FeeScheduleIn) -> Response:
     settle(session)  # takes the fees' lock
-    row = save_schedule(session, body, by=writes.writer_name(caller))
+    row = save_schedule(session, body, by=writer_name(caller))
     out = schedule_out(row)
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "fees.schedule.create",
         f"fee schedule {row.id}",
         before=None,
@@ -139,10 +145,10 @@ def change_schedule(*, session: RequestSession, caller: Admin, schedule_id: int,
     hold_fees(session)
     before = schedule_out(find_schedule(session, schedule_id)).model_dump(mode="json")
     settle(session)
-    out = schedule_out(save_schedule(session, body, by=writes.writer_name(caller), schedule_id=schedule_id))
-    record_change(
+    out = schedule_out(save_schedule(session, body, by=writer_name(caller), schedule_id=schedule_id))
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "fees.schedule.change",
         f"fee schedule {schedule_id}",
         before=before,
@@ -158,7 +164,7 @@ def change_schedule(*, session: RequestSession, caller: Admin, schedule_id: int,
 )
 def settlement(*, session: RequestSession, caller: Admin) -> dict[str, int]:
     written = settle(session)
-    record_change(session, caller, "fees.settlement", "fees", before=None, after={"booked": written})
+    record_entry(session, caller.token_id, "fees.settlement", "fees", before=None, after={"booked": written})
     return {"booked": written}
 
 
@@ -197,11 +203,11 @@ def open_by_payer(*, request: Request, session: RequestSession, caller: Admin) -
     responses=problems(401, 403, 409, 422),
 )
 def create_invoice(*, session: RequestSession, caller: Admin, body: InvoiceIn) -> Response:
-    made = issue_invoice(session, body.payer, body.period_from, body.period_to, by=writes.writer_name(caller))
+    made = issue_invoice(session, body.payer, body.period_from, body.period_to, by=writer_name(caller))
     out = invoice_out(session, made)
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "fees.invoice.issue",
         f"invoice {made.number}",
         before=None,

@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from zdb.api.openapi import problems
+from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
 from zdb.common.utc import UtcDateTime
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
@@ -161,7 +161,7 @@ def _store(
     session.flush()
     session.refresh(record)
     action = "fide.upload" if record.kind == "fide" else "list.upload"
-    record_write(session, caller, action, f"import {record.id}", {"file": record.file_name, "dry_run": record.dry_run})
+    record_entry(session, caller.token_id, action, f"import {record.id}", file=record.file_name, dry_run=record.dry_run)
     queue_list_import(session, record.id)
     location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
     return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})
@@ -259,7 +259,7 @@ def rerun_list_import(
     caller.require("admin")
     record = rerun_import(session, import_id)
     action = "fide.rerun" if record.kind == "fide" else "list.rerun"
-    record_write(session, caller, action, f"import {record.id}", {"file": record.file_name})
+    record_entry(session, caller.token_id, action, f"import {record.id}", file=record.file_name)
     queue_list_import(session, record.id)
     location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
     return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})

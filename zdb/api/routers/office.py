@@ -19,7 +19,6 @@ from zdb.api.openapi import problems
 from zdb.auth.principal import Principal
 from zdb.endpoints.dependencies import INT32_MAX, Caller, PersonNumber, RequestSession
 from zdb.errors import ValidationProblem
-from zdb.federations import queries as federation_queries
 from zdb.federations.models import Federation
 from zdb.federations.schemas import ClubOut, FederationOut
 from zdb.office import memberships, persons, tree
@@ -45,6 +44,7 @@ from zdb.office.schemas import (
     TransferIn,
     TransferOut,
 )
+from zdb.players import club_queries
 from zdb.players.models import Membership, Player
 from zdb.rating import OrderKey
 
@@ -256,7 +256,7 @@ def transfer(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body:
 )
 def create_club(*, session: RequestSession, caller: Admin, body: ClubIn) -> JSONResponse:
     club = tree.create_club(session, caller, body.code, body.name, body.federation_prefix)
-    out = federation_queries.club(session, club.code)
+    out = club_queries.club(session, club.code)
     return _created(out.model_dump(mode="json"), f"/api/v1/clubs/{club.code}")
 
 
@@ -268,7 +268,7 @@ def create_club(*, session: RequestSession, caller: Admin, body: ClubIn) -> JSON
 )
 def edit_club(*, session: RequestSession, caller: Admin, code: ClubCodePath, body: ClubPatch) -> ClubOut:
     club = tree.edit_club(session, caller, code, body.model_dump(exclude_unset=True))
-    return federation_queries.club(session, club.code)
+    return club_queries.club(session, club.code)
 
 
 @router.post(

@@ -22,7 +22,7 @@ from zdb.endpoints.pagination import Page
 from zdb.players.schemas import PlayerSummary
 from zdb.ratings import player_queries
 from zdb.ratings.card_schemas import PlayerCard
-from zdb.ratings.queries import results_stamp
+from zdb.ratings.status_queries import results_stamp
 
 __all__ = ["router"]
 

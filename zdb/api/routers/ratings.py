@@ -15,7 +15,7 @@ from zdb.api.routers.federations import ClubCode
 from zdb.editions.sources import list_source
 from zdb.endpoints.dependencies import Paging, QueryDate, QueryDateTime, ReadCaller, RequestSession, get_principal
 from zdb.endpoints.pagination import MAX_LIMIT, Page
-from zdb.ratings import queries
+from zdb.ratings import change_feed_queries, status_queries, top_list_queries
 from zdb.ratings.schemas import ClubMemberRating, RatingChangeFeed, RecalcStatus, TopListEntry
 
 __all__ = ["router"]
@@ -62,7 +62,7 @@ def top_list(
     edition: EditionName = None,
 ) -> Response:
     source = list_source(session, at=at, edition=edition)
-    items, total, stamp = queries.top_list(
+    items, total, stamp = top_list_queries.top_list(
         session,
         federation=federation,
         age_min=age_min,
@@ -74,7 +74,7 @@ def top_list(
         offset=paging.offset,
         source=source,
     )
-    return conditional_json(request, paging.page(items, total), stamp, queries.results_stamp(session))
+    return conditional_json(request, paging.page(items, total), stamp, status_queries.results_stamp(session))
 
 
 @router.get(
@@ -122,15 +122,15 @@ def rating_changes(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> Response:
-    items, total, stamp, following = queries.rating_changes(
+    items, total, stamp, following = change_feed_queries.rating_changes(
         session, since=changed_since, federation=federation, limit=limit, offset=offset
     )
     feed = RatingChangeFeed(items=items, total=total, limit=limit, offset=offset, next_changed_since=following)
-    return conditional_json(request, feed, stamp, queries.results_stamp(session))
+    return conditional_json(request, feed, stamp, status_queries.results_stamp(session))
 
 
 @router.get(
     "/recalculation", response_model=RecalcStatus, summary="Status of the recalculation", dependencies=_AUTHENTICATED
 )
 def recalculation(*, request: Request, session: RequestSession) -> Response:
-    return conditional_json(request, queries.recalc_status(session), queries.results_stamp(session))
+    return conditional_json(request, status_queries.recalc_status(session), status_queries.results_stamp(session))

@@ -15,9 +15,8 @@ from fastapi.responses import JSONResponse
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
+from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
-from zdb.auth.service import record_write
-from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import INT32_MAX, Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.federations.settings import require_federation
@@ -39,6 +38,7 @@ from zdb.reviews.schemas import (
     ReviewRuleIn,
     ReviewRuleOut,
 )
+from zdb.submissions.store import writer_name
 
 __all__ = ["router"]
 
@@ -112,7 +112,7 @@ def approve(
     body: Annotated[DecisionIn | None, Body()] = None,
 ) -> ReviewOut:
     decided = reviews.approve(
-        session, caller, review_id, by=writes.writer_name(caller), note=None if body is None else body.reason
+        session, caller, review_id, by=writer_name(caller), note=None if body is None else body.reason
     )
     return queries.review_out(session, decided)
 
@@ -124,7 +124,7 @@ def approve(
     responses=problems(401, 403, 404, 409),
 )
 def reject(*, session: RequestSession, caller: Staff, review_id: ReviewId, body: DecisionIn) -> ReviewOut:
-    decided = reviews.reject(session, caller, review_id, by=writes.writer_name(caller), reason=body.reason)
+    decided = reviews.reject(session, caller, review_id, by=writer_name(caller), reason=body.reason)
     return queries.review_out(session, decided)
 
 
@@ -166,7 +166,7 @@ def review_rule(*, request: Request, session: RequestSession, prefix: Prefix) ->
 def put_review_rule(*, session: RequestSession, caller: Admin, prefix: Prefix, body: ReviewRuleIn) -> ReviewRuleOut:
     require_federation(session, prefix)
     before, after = set_review_rule(session, prefix, review=body.review, trusted_exempt=body.trusted_exempt)
-    record_write(session, caller, "federation.review", f"federation {prefix}", {"before": before, "after": after})
+    record_entry(session, caller.token_id, "federation.review", f"federation {prefix}", before=before, after=after)
     return _rule_out(session, prefix)
 
 
@@ -182,9 +182,9 @@ def put_review_rule(*, session: RequestSession, caller: Admin, prefix: Prefix, b
 def put_officer(*, session: RequestSession, caller: Admin, prefix: Prefix, body: OfficerIn) -> DirectoryEntryOut:
     require_federation(session, prefix)
     before, after = set_officer(
-        session, prefix, name=body.name, email=body.email, token_id=body.token_id, by=writes.writer_name(caller)
+        session, prefix, name=body.name, email=body.email, token_id=body.token_id, by=writer_name(caller)
     )
-    record_write(session, caller, "federation.officer", f"federation {prefix}", {"before": before, "after": after})
+    record_entry(session, caller.token_id, "federation.officer", f"federation {prefix}", before=before, after=after)
     return people.federation_entry(session, prefix)
 
 
@@ -198,7 +198,7 @@ def put_officer(*, session: RequestSession, caller: Admin, prefix: Prefix, body:
 )
 def delete_officer(*, session: RequestSession, caller: Admin, prefix: Prefix) -> Response:
     before = remove_officer(session, prefix)
-    record_write(session, caller, "federation.officer", f"federation {prefix}", {"before": before, "after": None})
+    record_entry(session, caller.token_id, "federation.officer", f"federation {prefix}", before=before, after=None)
     return Response(status_code=204)
 
 
@@ -211,8 +211,8 @@ def delete_officer(*, session: RequestSession, caller: Admin, prefix: Prefix) ->
     responses=problems(401, 403, 422),
 )
 def trust(*, session: RequestSession, caller: Admin, token_id: TokenId) -> Response:
-    if set_trusted(session, token_id, trusted=True, by=writes.writer_name(caller)):
-        record_write(session, caller, "token.trust", f"token {token_id}", {"trusted": True})
+    if set_trusted(session, token_id, trusted=True, by=writer_name(caller)):
+        record_entry(session, caller.token_id, "token.trust", f"token {token_id}", trusted=True)
     return Response(status_code=204)
 
 
@@ -225,8 +225,8 @@ def trust(*, session: RequestSession, caller: Admin, token_id: TokenId) -> Respo
     responses=problems(401, 403, 422),
 )
 def distrust(*, session: RequestSession, caller: Admin, token_id: TokenId) -> Response:
-    if set_trusted(session, token_id, trusted=False, by=writes.writer_name(caller)):
-        record_write(session, caller, "token.trust", f"token {token_id}", {"trusted": False})
+    if set_trusted(session, token_id, trusted=False, by=writer_name(caller)):
+        record_entry(session, caller.token_id, "token.trust", f"token {token_id}", trusted=False)
     return Response(status_code=204)
 
 

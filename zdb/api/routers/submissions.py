@@ -1,7 +1,7 @@
 """The referees' endpoints: submit a tournament (JSON or a TRF file), preview its evaluation,
 correct it (a new version under the same id) and withdraw it.
 
-Thin on purpose: the intake (``zdb.tournaments.intake``) reads, checks and matches, the service
+Thin on purpose: the intake (``zdb.submissions.intake``) reads, checks and matches, the service
 (``zdb.tournaments.service``) stores a version and marks the time line dirty, and the request's
 unit of work commits once and then asks for the recalculation. A refused submission (422 with
 every problem, each with its field path or TRF line) rolls back and stores nothing, newcomers
@@ -26,12 +26,12 @@ from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, QueryDate, RequestSession, TournamentId
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
-from zdb.ratings.preview import preview
 from zdb.reviews.schemas import ReviewSubmittedOut
+from zdb.submissions.intake import Intake, TrfMeta, intake_json, intake_trf
+from zdb.submissions.json_reading import JsonTournament, read_tournament_json
+from zdb.submissions.preview import preview, record_preview
+from zdb.submissions.schemas import PreviewOut, SubmissionOut, WarningOut
 from zdb.tournaments.duplicates import duplicate_notes
-from zdb.tournaments.intake import Intake, TrfMeta, intake_json, intake_trf
-from zdb.tournaments.json_reading import JsonTournament, read_tournament_json
-from zdb.tournaments.submission_schemas import PreviewOut, SubmissionOut, WarningOut
 
 __all__ = ["requires_token", "router"]
 
@@ -253,7 +253,7 @@ def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOu
     answer.warnings += [
         WarningOut(place=w.place, message=w.message) for w in duplicate_notes(session, intake.submission).warnings
     ]
-    writes.record_preview(session, caller, intake)
+    record_preview(session, caller, intake)
     return answer
 
 

@@ -14,7 +14,7 @@ from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
 from zdb.endpoints.dependencies import RequestSession, TournamentId, get_principal
 from zdb.endpoints.stored_standings import stored_standings_document
-from zdb.ratings.queries import results_stamp
+from zdb.ratings.status_queries import results_stamp
 from zdb.simulator import DEFAULT_SYSTEMS, SimulationRequest, System, dump_simulation, simulate
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.standings_queries import stored_games

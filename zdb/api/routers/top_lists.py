@@ -15,8 +15,8 @@ from zdb.api.openapi import problems
 from zdb.endpoints.dependencies import RequestSession, get_principal
 from zdb.endpoints.pagination import MAX_LIMIT
 from zdb.ratings import list_queries
-from zdb.ratings.queries import results_stamp
 from zdb.ratings.schemas import StandardTopListEntry
+from zdb.ratings.status_queries import results_stamp
 from zdb.ratings.top_lists import TopListKind, top_list
 
 __all__ = ["router"]

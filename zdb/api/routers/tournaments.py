@@ -23,11 +23,12 @@ from zdb.endpoints.dependencies import (
 )
 from zdb.endpoints.pagination import Page
 from zdb.endpoints.referee_writes import authorize, stored_federation
+from zdb.fide.report import fide_report, report_file_name
 from zdb.ratings.evaluation_report import evaluation_report
-from zdb.ratings.queries import explain_rating_change, results_stamp
+from zdb.ratings.explanation_queries import explain_rating_change
 from zdb.ratings.schemas import ExplanationOut
+from zdb.ratings.status_queries import results_stamp
 from zdb.tournaments import queries
-from zdb.tournaments.fide_report import fide_report, report_file_name
 from zdb.tournaments.schemas import (
     Crosstable,
     EvaluationReport,

@@ -10,8 +10,8 @@ from fastapi.responses import HTMLResponse
 
 from zdb.auth.principal import PUBLIC
 from zdb.endpoints.dependencies import RequestSession
-from zdb.federations.queries import club
-from zdb.ratings.queries import club_ratings
+from zdb.players.club_queries import club
+from zdb.ratings.club_list_queries import club_ratings
 from zdb.ratings.schemas import ClubMemberRating
 from zdb.web.federation_names import federation_name
 from zdb.web.rendering import render

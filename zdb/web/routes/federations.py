@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session
 
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
-from zdb.federations.queries import list_clubs, list_federations
+from zdb.federations.queries import list_federations
 from zdb.messages import Message
-from zdb.ratings.queries import top_list
+from zdb.players.club_queries import list_clubs
+from zdb.ratings.top_list_queries import top_list
 from zdb.web.form_values import optional_int
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router

@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse
 
 from zdb.endpoints.dependencies import RequestSession
 from zdb.ratings.impact_queries import runs
-from zdb.ratings.queries import recalc_status
+from zdb.ratings.status_queries import recalc_status
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router
 

@@ -16,29 +16,31 @@ from typing import Annotated, Any
 
 from fastapi import File, Form, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy.orm import Session
 from starlette.responses import Response
 
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
+from zdb.auth.principal import Principal
 from zdb.auth.service import authenticate, token_standing
 from zdb.db import unit_of_work
+from zdb.endpoints import referee_writes
 from zdb.endpoints.dependencies import RequestSession, TournamentId
 from zdb.endpoints.failed_sign_ins import FailedSignIns
-from zdb.endpoints.referee_writes import authorize, record_preview, stored_federation
+from zdb.endpoints.idempotency import request_hash
 from zdb.errors import ValidationError, ValidationProblem
+from zdb.fide.report import fide_report, report_file_name
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
-from zdb.ratings.preview import preview
+from zdb.submissions.preview import preview, record_preview
 from zdb.tournaments.duplicates import duplicate_notes
-from zdb.tournaments.fide_report import fide_report, report_file_name
 from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.tournaments.states import tournament_states
-from zdb.web import referee_forms as referee_writes
 from zdb.web.referee_session import referee, require_same_origin, sign_out, start
 from zdb.web.rendering import render, translate
 from zdb.web.routes.language import local_path
 from zdb.web.routes.router import page_router
 from zdb.web.submission_impact import submission_impact
-from zdb.web.uploads import UploadForm, read_upload
+from zdb.web.uploads import Upload, UploadForm, read_upload
 
 __all__ = ["router"]
 
@@ -189,7 +191,7 @@ def upload(
             caller = referee(request, session)
             read = read_upload(kept_name or filename, content, form)
             if action == "submit":
-                stored = referee_writes.store(
+                stored = _store(
                     request,
                     session,
                     caller,
@@ -201,7 +203,9 @@ def upload(
                 )
             else:
                 if correction is not None:
-                    referee_writes.authorize(caller, referee_writes.stored_federation(session, correction))
+                    referee_writes.authorize(
+                        caller, referee_writes.stored_federation(session, correction, for_change=True)
+                    )
                 referee_writes.authorize(caller, read.federation)
                 intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
                 context["preview"] = preview(session, intake)
@@ -252,12 +256,54 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
 def fide_report_download(request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
     """FIDE's report file, for the referee of the tournament's region (as in the API)."""
     caller = referee(request, session)
-    authorize(caller, stored_federation(session, tournament_id, for_change=False))
+    referee_writes.authorize(caller, referee_writes.stored_federation(session, tournament_id, for_change=False))
     return Response(
         fide_report(session, tournament_id).encode("utf-8"),
         media_type="text/plain; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{report_file_name(tournament_id)}"'},
     )
+
+
+def _digest(upload: Upload, tournament_id: int | None) -> str:
+    meta = "" if upload.meta is None else repr(upload.meta)
+    return request_hash("POST", f"/referee/upload/{tournament_id or ''}", meta, upload.data)
+
+
+def _store(
+    request: Request,
+    session: Session,
+    caller: Principal,
+    upload: Upload,
+    *,
+    key: str | None,
+    tournament_id: int | None,
+    confirm_duplicate: bool = False,
+    announcement: str | None = None,
+) -> str:
+    """Submit (or, with ``tournament_id``, correct) the upload through the same sequence as the
+    API's (``zdb.endpoints.referee_writes``); the page to go on to: the tournament's, or the
+    review's where the submission waits in review. The idempotency key is made
+    when the preview is shown, so that a second click on "submit" (or a reload of the answer)
+    stores nothing twice and leads to the same tournament. ``confirm_duplicate``: the referee
+    ticked that it is not the stored tournament it resembles."""
+    if tournament_id is not None:
+        referee_writes.authorize(caller, referee_writes.stored_federation(session, tournament_id, for_change=True))
+    referee_writes.authorize(caller, upload.federation)
+    answer = referee_writes.store(
+        request,
+        session,
+        caller,
+        key=key,
+        digest=_digest(upload, tournament_id),
+        make=lambda: upload.intake(session, create=True, caller=caller, learn=False, tournament_id=tournament_id),
+        correction=tournament_id is not None,
+        confirm_duplicate=confirm_duplicate,
+        announcement=announcement,
+        announcement_place="announcement",
+    )
+    if answer.status == 202:
+        return f"/referee/reviews/{int(answer.body['review'])}"
+    return f"/referee/tournaments/{int(answer.body['id'])}"
 
 
 @router.post("/referee/tournaments/{tournament_id}/withdraw")

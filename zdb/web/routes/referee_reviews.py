@@ -17,11 +17,11 @@ from starlette.responses import Response
 
 from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import INT32_MAX, RequestSession
-from zdb.endpoints.referee_writes import writer_name
 from zdb.reviews import queries
 from zdb.reviews import service as reviews
 from zdb.reviews.directory import officer_messages
 from zdb.reviews.rules import officer_prefixes
+from zdb.submissions.store import writer_name
 from zdb.web.referee_session import referee, require_same_origin
 from zdb.web.rendering import render
 from zdb.web.routes.router import page_router

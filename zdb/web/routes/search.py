@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
 from zdb.endpoints.dependencies import RequestSession
-from zdb.federations.queries import list_clubs
+from zdb.players.club_queries import list_clubs
 from zdb.ratings.player_queries import name_terms, search_players
 from zdb.web.overview import overview
 from zdb.web.rendering import render

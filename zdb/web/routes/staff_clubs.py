@@ -15,9 +15,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from zdb.endpoints.dependencies import INT32_MAX, RequestSession
 from zdb.errors import NotFoundError
 from zdb.federations.models import Club
-from zdb.federations.queries import club as club_summary
 from zdb.messages import Message
 from zdb.office.tree import create_club, dissolve_club, edit_club
+from zdb.players.club_queries import club as club_summary
 from zdb.web.federation_names import federation_name
 from zdb.web.i18n import mark
 from zdb.web.referee_session import require_same_origin

@@ -14,8 +14,8 @@ from fastapi import Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError as SchemaError
 
+from zdb.audit.writer import record_entry
 from zdb.endpoints.dependencies import RequestSession
-from zdb.endpoints.referee_writes import writer_name
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.fees.invoices import find_invoice, invoice_csv, invoice_out, issue_invoice, list_invoices, open_fees
 from zdb.fees.ledger import hold_fees, settle
@@ -23,7 +23,7 @@ from zdb.fees.money import decimal
 from zdb.fees.schedules import find_schedule, list_schedules, save_schedule, schedule_out
 from zdb.fees.schemas import FeeScheduleIn, FeeScheduleOut
 from zdb.messages import Message
-from zdb.office.audit import record_change
+from zdb.submissions.store import writer_name
 from zdb.web.fee_words import FEE_WORDS
 from zdb.web.i18n import mark
 from zdb.web.referee_session import require_same_origin
@@ -147,9 +147,9 @@ def new_schedule(
     settle(session)  # takes the fees' lock: what was evaluated is booked with the schedules as they were
     row = save_schedule(session, body, by=writer_name(caller))
     out = schedule_out(row)
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "fees.schedule.create",
         f"fee schedule {row.id}",
         before=None,
@@ -182,9 +182,9 @@ def change_schedule(
     before = schedule_out(find_schedule(session, schedule_id)).model_dump(mode="json")
     settle(session)
     out = schedule_out(save_schedule(session, body, by=writer_name(caller), schedule_id=schedule_id))
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "fees.schedule.change",
         f"fee schedule {schedule_id}",
         before=before,
@@ -198,7 +198,7 @@ def settlement(request: Request, session: RequestSession) -> RedirectResponse:
     require_same_origin(request)
     caller = admin(request, session)
     written = settle(session)
-    record_change(session, caller, "fees.settlement", "fees", before=None, after={"booked": written})
+    record_entry(session, caller.token_id, "fees.settlement", "fees", before=None, after={"booked": written})
     return back_to("/staff/fees", "settled")
 
 
@@ -212,9 +212,9 @@ def new_invoice(
         session, payer, day("period_from", period_from), day("period_to", period_to), by=writer_name(caller)
     )
     out = invoice_out(session, made)
-    record_change(
+    record_entry(
         session,
-        caller,
+        caller.token_id,
         "fees.invoice.issue",
         f"invoice {made.number}",
         before=None,

@@ -16,7 +16,7 @@ from fastapi import File, Form, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy import select
 
-from zdb.auth.service import record_write
+from zdb.audit.writer import record_entry
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import NotFoundError, ValidationProblem
 from zdb.lists.difference import KINDS
@@ -96,7 +96,7 @@ def upload(
     record.progress_done, record.progress_total, record.actor_token_id = 0, 0, caller.token_id
     session.add(record)
     session.flush()
-    record_write(session, caller, "list.upload", f"import {record.id}", {"file": name, "dry_run": record.dry_run})
+    record_entry(session, caller.token_id, "list.upload", f"import {record.id}", file=name, dry_run=record.dry_run)
     queue_list_import(session, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
 
@@ -181,7 +181,7 @@ def apply_import(request: Request, session: RequestSession, import_id: ImportId)
     shown.payload = None
     session.add(record)
     session.flush()
-    record_write(session, caller, "list.apply", f"import {record.id}", {"dry_run": import_id})
+    record_entry(session, caller.token_id, "list.apply", f"import {record.id}", dry_run=import_id)
     queue_list_import(session, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)
 
@@ -193,6 +193,6 @@ def rerun(request: Request, session: RequestSession, import_id: ImportId) -> Red
     caller = admin(request, session)
     record = rerun_import(session, import_id)
     action = "fide.rerun" if record.kind == "fide" else "list.rerun"
-    record_write(session, caller, action, f"import {record.id}", {"file": record.file_name})
+    record_entry(session, caller.token_id, action, f"import {record.id}", file=record.file_name)
     queue_list_import(session, record.id)
     return RedirectResponse(f"/staff/lists/{record.id}", status_code=303)

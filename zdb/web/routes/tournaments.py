@@ -16,8 +16,8 @@ from zdb.complaints.periods import provisional_marks
 from zdb.endpoints.dependencies import PersonNumber, RequestSession, TournamentId
 from zdb.errors import NotFoundError
 from zdb.ratings.evaluation_report import evaluation_report
+from zdb.ratings.explanation_queries import explain_rating_change
 from zdb.ratings.impact_queries import RunOut, tournament_impact
-from zdb.ratings.queries import explain_rating_change
 from zdb.standings.model import PairingSystem
 from zdb.tournaments.queries import crosstable, tournament_detail
 from zdb.tournaments.states import tournament_states
