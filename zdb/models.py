@@ -2,13 +2,13 @@
 
 from zdb.audit.models import AuditEntry
 from zdb.auth.models import ApiToken
+from zdb.auth.officers import RatingOfficer
 from zdb.auth.portal_models import PortalClient, PortalToken
 from zdb.auth.web_sessions import WebSession
 from zdb.complaints.models import Complaint, ComplaintLink, ComplaintNote
 from zdb.editions.models import EditionRating, ListEdition
 from zdb.endpoints.idempotency_models import IdempotencyKey
 from zdb.federations.models import Club, Federation
-from zdb.federations.officers import RatingOfficer
 from zdb.federations.settings import FederationSetting
 from zdb.fees.models import FeeAssessment, FeeInvoice, FeeLine, FeeSchedule
 from zdb.fide.models import FideRegistration

@@ -21,9 +21,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from zdb.auth.models import ApiToken
+from zdb.auth.officers import RatingOfficer
 from zdb.auth.principal import Principal
 from zdb.federations.models import Club, Federation
-from zdb.federations.officers import RatingOfficer
 from zdb.players.models import Membership
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 

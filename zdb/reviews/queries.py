@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
+from zdb.auth.officers import RatingOfficer
 from zdb.auth.principal import Principal
-from zdb.federations.officers import RatingOfficer
 from zdb.reviews.models import Review
 from zdb.reviews.rules import officer_prefixes
 from zdb.reviews.schemas import ReviewDetailOut, ReviewImpactOut, ReviewOut

@@ -20,10 +20,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from zdb.auth.models import ApiToken
+from zdb.auth.officers import RatingOfficer
 from zdb.auth.principal import Principal
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Federation
-from zdb.federations.officers import RatingOfficer
 from zdb.messages import Message
 from zdb.reviews.models import ReviewSetting, TrustedReferee
 

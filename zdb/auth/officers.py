@@ -1,6 +1,7 @@
-"""The rating officers: who is responsible for a federation's evaluations. A fact of the
-federation tree, below every room that asks it (the review of submissions, the routing of
-complaints, the public directory), so that each finds the same person."""
+"""The rating officers: who is responsible for a federation's evaluations, and the token with
+which he acts. Kept beside the tokens, below every room that asks it (the review of
+submissions, the routing of complaints, the public directory), so that each finds the same
+person."""
 
 from __future__ import annotations
 
