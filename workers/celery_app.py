@@ -22,6 +22,7 @@ from __future__ import annotations
 from celery import Celery
 from celery.schedules import crontab
 
+import zdb.models  # noqa: F401 - every table known: a flush orders tables by foreign keys whose targets must be known
 from zdb.config import IMPORT_QUEUE, WORKER_QUEUE, Settings, settings
 
 __all__ = ["app", "create_app"]

@@ -27,6 +27,7 @@ from fastapi import Depends, FastAPI
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+import zdb.models  # noqa: F401 - every table known: a flush orders tables by foreign keys whose targets must be known
 from zdb import __version__
 from zdb.api.docs import install_docs
 from zdb.api.http_caching import CachePolicy, HttpCaching

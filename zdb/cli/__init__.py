@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+import zdb.models  # noqa: F401 - every table known: a flush orders tables by foreign keys whose targets must be known
 from zdb import __version__
 from zdb.cli import (
     api_commands,
