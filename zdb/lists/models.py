@@ -30,6 +30,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+# The tokens' table, which ``ListImport.actor_token_id`` and the audit entries of an import name:
+# a process that imports the lists alone (the list worker, the command line) must know it to flush.
+from zdb.auth import models as _token_models  # noqa: F401
 from zdb.orm import Base
 
 __all__ = ["FideRatingRow", "ListBaseline", "ListImport"]

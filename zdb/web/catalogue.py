@@ -27,6 +27,7 @@ _PACKAGE = _ROOT.parent
 _MESSAGE_SOURCES = (
     "formats/trf",
     "formats/swt",
+    "submissions",
     "tournaments",
     "lists",
     "office",
