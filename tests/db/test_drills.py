@@ -345,7 +345,7 @@ def test_a_task_whose_worker_died_is_delivered_again(
 
 
 def test_broker_down_during_submissions(production: Production, capsys: pytest.CaptureFixture[str]) -> None:
-    production.worker()
+    worker = production.worker()
     production.serve()
     # the drill is a broker lost under a running worker; one still starting up (slow on a loaded
     # machine) may give up instead of retrying, which is not what this drill measures
@@ -354,8 +354,21 @@ def test_broker_down_during_submissions(production: Production, capsys: pytest.C
     _all_accepted([production.send(k) for k in range(5)])  # accepted while the broker is down
     production.redis.start()
     back = time.monotonic()
-    _wait(production.consistent, 60, "a consistent database")
-    production.assert_nothing_lost("broker down during submissions", time.monotonic() - back, capsys)
+    restarts = 0
+
+    def consistent_under_supervision() -> bool:
+        # Celery's worker on kombu's Redis transport sometimes exits when its broker goes away
+        # (an AttributeError in kombu's reconnection): production runs it under a restart policy
+        # (docker-compose.yml, `restart: unless-stopped`), and so does the drill.
+        nonlocal worker, restarts
+        if worker.poll() is not None:
+            restarts += 1
+            worker = production.worker()
+        return production.consistent()
+
+    _wait(consistent_under_supervision, 90, "a consistent database")
+    drill = f"broker down during submissions ({restarts} worker restarts)"
+    production.assert_nothing_lost(drill, time.monotonic() - back, capsys)
 
 
 def test_database_connections_dropped_mid_run(production: Production, capsys: pytest.CaptureFixture[str]) -> None:
