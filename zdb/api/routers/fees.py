@@ -157,15 +157,22 @@ def change_schedule(*, session: RequestSession, caller: Admin, schedule_id: int,
     return out
 
 
+class SettlementOut(BaseModel):
+    """What a settlement booked."""
+
+    booked: int
+
+
 @router.post(
     "/fees/settlement",
+    response_model=SettlementOut,
     summary="Book the fees of every tournament evaluated and not booked yet, and credit withdrawals (admin)",
     responses=problems(401, 403),
 )
-def settlement(*, session: RequestSession, caller: Admin) -> dict[str, int]:
+def settlement(*, session: RequestSession, caller: Admin) -> SettlementOut:
     written = settle(session)
     record_entry(session, caller.token_id, "fees.settlement", "fees", before=None, after={"booked": written})
-    return {"booked": written}
+    return SettlementOut(booked=written)
 
 
 @router.get(
@@ -236,11 +243,21 @@ def invoices(
     return conditional_json(request, paging.page([invoice_out(session, i) for i in found], total))
 
 
+#: what the bookkeeping reads (an example: the shape of ``zdb.fees.invoices.invoice_csv``)
+_CSV_EXAMPLE = (
+    "Rechnung;Datum;Zahler;Turnier;Turniername;Position;Art;Menge;Einzelpreis;Betrag;Gutschrift zu;Gebucht\r\n"
+    "2026-0001;2026-12-01;Post SV Sankt Rosenheim;302;Winter-Rundenturnier;7;fide_player;4;3,00;12,00;;2026-11-30\r\n"
+)
+
+
 @router.get(
     "/fees/invoices/{number}.csv",
     summary="One invoice as CSV for the bookkeeping (admin): ';' between fields, decimal comma",
     response_class=Response,
-    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}, **problems(401, 403, 404)},
+    responses={
+        200: {"content": {"text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}}},
+        **problems(401, 403, 404),
+    },
 )
 def invoice_file(*, session: RequestSession, caller: Admin, number: Number) -> Response:
     text = invoice_csv(session, find_invoice(session, number))
