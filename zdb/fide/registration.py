@@ -20,6 +20,8 @@ from datetime import UTC, date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from zdb.audit.writer import record_entry
+from zdb.auth.principal import Principal
 from zdb.common.utc import as_utc
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.settings import effective_settings
@@ -28,11 +30,13 @@ from zdb.fide.models import FideRegistration
 from zdb.fide.schemas import FideRegistrationIn, FideRegistrationOut, FideReportStateOut
 from zdb.lists.models import FideRatingRow
 from zdb.messages import Message
+from zdb.submissions.store import writer_name
 from zdb.tournaments.models import Announcement, TournamentRecord
 
 __all__ = [
     "find_registration",
     "register",
+    "register_by",
     "registration_for",
     "registration_out",
     "results_sent_on",
@@ -56,6 +60,19 @@ def find_registration(session: Session, announcement: Announcement) -> FideRegis
     made = registration_for(session, announcement)
     if made is None:
         raise NotFoundError(Message("announcement {code} is not registered with FIDE", code=announcement.code))
+    return made
+
+
+def register_by(
+    session: Session, caller: Principal, announcement: Announcement, body: FideRegistrationIn
+) -> FideRegistration:
+    """``register`` as the doors (API and referee pages) make it: by the caller (the rating
+    office is only warned of a late one), with its audit entry. The door authorises first."""
+    made = register(session, announcement, body, by=writer_name(caller), office=caller.role == "admin")
+    after = body.model_dump(mode="json")
+    record_entry(
+        session, caller.token_id, "fide.registration", f"announcement {announcement.code}", before=None, after=after
+    )
     return made
 
 

@@ -23,12 +23,12 @@ from zdb.auth.principal import Principal
 from zdb.endpoints import referee_writes as writes
 from zdb.endpoints.dependencies import Caller, Paging, RequestSession, TournamentId
 from zdb.endpoints.pagination import Page
+from zdb.fees import office_writes
 from zdb.fees.invoices import find_invoice, invoice_csv, invoice_out, issue_invoice, list_invoices, open_fees
-from zdb.fees.ledger import hold_fees, settle
-from zdb.fees.schedules import find_schedule, list_schedules, save_schedule, schedule_out
+from zdb.fees.schedules import list_schedules, schedule_out
 from zdb.fees.schemas import FeeScheduleIn, FeeScheduleOut, InvoiceIn, InvoiceOut, OpenFeesOut, TournamentFeesOut
 from zdb.fees.tournament_fees import tournament_fees
-from zdb.fide.registration import find_registration, register, registration_out
+from zdb.fide.registration import find_registration, register_by, registration_out
 from zdb.fide.schemas import FideRegistrationIn, FideRegistrationOut
 from zdb.submissions.store import writer_name
 from zdb.tournaments.announcements import find_announcement
@@ -70,16 +70,7 @@ def create_registration(*, session: RequestSession, caller: Caller, code: Code, 
     caller.require("admin", "referee")
     announcement = find_announcement(session, code)
     writes.authorize(caller, announcement.federation_prefix)
-    made = register(session, announcement, body, by=writer_name(caller), office=caller.role == "admin")
-    out = registration_out(session, announcement, made)
-    record_entry(
-        session,
-        caller.token_id,
-        "fide.registration",
-        f"announcement {code}",
-        before=None,
-        after=body.model_dump(mode="json"),
-    )
+    out = registration_out(session, announcement, register_by(session, caller, announcement, body))
     return JSONResponse(
         out.model_dump(mode="json"),
         status_code=201,
@@ -119,19 +110,9 @@ def schedules(
     responses=problems(401, 403, 422),
 )
 def create_schedule(*, session: RequestSession, caller: Admin, body: FeeScheduleIn) -> Response:
-    settle(session)  # takes the fees' lock
-    row = save_schedule(session, body, by=writer_name(caller))
-    out = schedule_out(row)
-    record_entry(
-        session,
-        caller.token_id,
-        "fees.schedule.create",
-        f"fee schedule {row.id}",
-        before=None,
-        after=out.model_dump(mode="json"),
-    )
+    out = office_writes.create_schedule(session, caller, body)
     return JSONResponse(
-        out.model_dump(mode="json"), status_code=201, headers={"Location": f"/api/v1/fees/schedules/{row.id}"}
+        out.model_dump(mode="json"), status_code=201, headers={"Location": f"/api/v1/fees/schedules/{out.id}"}
     )
 
 
@@ -142,19 +123,7 @@ def create_schedule(*, session: RequestSession, caller: Admin, body: FeeSchedule
     responses=problems(401, 403, 404, 422),
 )
 def change_schedule(*, session: RequestSession, caller: Admin, schedule_id: int, body: FeeScheduleIn) -> FeeScheduleOut:
-    hold_fees(session)
-    before = schedule_out(find_schedule(session, schedule_id)).model_dump(mode="json")
-    settle(session)
-    out = schedule_out(save_schedule(session, body, by=writer_name(caller), schedule_id=schedule_id))
-    record_entry(
-        session,
-        caller.token_id,
-        "fees.schedule.change",
-        f"fee schedule {schedule_id}",
-        before=before,
-        after=out.model_dump(mode="json"),
-    )
-    return out
+    return office_writes.change_schedule(session, caller, schedule_id, body)
 
 
 class SettlementOut(BaseModel):
@@ -170,9 +139,7 @@ class SettlementOut(BaseModel):
     responses=problems(401, 403),
 )
 def settlement(*, session: RequestSession, caller: Admin) -> SettlementOut:
-    written = settle(session)
-    record_entry(session, caller.token_id, "fees.settlement", "fees", before=None, after={"booked": written})
-    return SettlementOut(booked=written)
+    return SettlementOut(booked=office_writes.settle_fees(session, caller))
 
 
 @router.get(

@@ -14,17 +14,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import ValidationError as SchemaError
 from sqlalchemy import select
 
-from zdb.audit.writer import record_entry
 from zdb.endpoints.dependencies import RequestSession, TournamentId
 from zdb.endpoints.referee_writes import authorize, stored_federation
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.fees.invoices import lines_out
 from zdb.fees.models import FeeLine
 from zdb.fees.tournament_fees import tournament_fees
-from zdb.fide.registration import register, registration_for, registration_out, stored_warnings
+from zdb.fide.registration import register_by, registration_for, registration_out, stored_warnings
 from zdb.fide.schemas import FideRegistrationIn
 from zdb.messages import Message
-from zdb.submissions.store import writer_name
 from zdb.tournaments.announcements import find_announcement
 from zdb.tournaments.models import TournamentVersion
 from zdb.web.fee_words import FEE_WORDS
@@ -109,15 +107,7 @@ def registration_form(
         body = FideRegistrationIn.model_validate(values)
     except SchemaError as error:
         raise schema_problems(error) from None
-    register(session, announcement, body, by=writer_name(caller), office=caller.role == "admin")
-    record_entry(
-        session,
-        caller.token_id,
-        "fide.registration",
-        f"announcement {code}",
-        before=None,
-        after=body.model_dump(mode="json"),
-    )
+    register_by(session, caller, announcement, body)
     return RedirectResponse(f"/referee/fide/{code}", status_code=303)
 
 

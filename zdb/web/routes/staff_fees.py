@@ -17,10 +17,10 @@ from pydantic import ValidationError as SchemaError
 from zdb.audit.writer import record_entry
 from zdb.endpoints.dependencies import RequestSession
 from zdb.errors import ValidationError, ValidationProblem
+from zdb.fees import office_writes
 from zdb.fees.invoices import find_invoice, invoice_csv, invoice_out, issue_invoice, list_invoices, open_fees
-from zdb.fees.ledger import hold_fees, settle
 from zdb.fees.money import decimal
-from zdb.fees.schedules import find_schedule, list_schedules, save_schedule, schedule_out
+from zdb.fees.schedules import list_schedules, schedule_out
 from zdb.fees.schemas import FeeScheduleIn, FeeScheduleOut
 from zdb.messages import Message
 from zdb.submissions.store import writer_name
@@ -144,17 +144,7 @@ def new_schedule(
     require_same_origin(request)
     caller = admin(request, session)
     body = _schedule_body(dict(locals_form(locals())))
-    settle(session)  # takes the fees' lock: what was evaluated is booked with the schedules as they were
-    row = save_schedule(session, body, by=writer_name(caller))
-    out = schedule_out(row)
-    record_entry(
-        session,
-        caller.token_id,
-        "fees.schedule.create",
-        f"fee schedule {row.id}",
-        before=None,
-        after=out.model_dump(mode="json"),
-    )
+    office_writes.create_schedule(session, caller, body)
     return back_to("/staff/fees", "created")
 
 
@@ -178,18 +168,7 @@ def change_schedule(
     require_same_origin(request)
     caller = admin(request, session)
     body = _schedule_body(dict(locals_form(locals())))
-    hold_fees(session)
-    before = schedule_out(find_schedule(session, schedule_id)).model_dump(mode="json")
-    settle(session)
-    out = schedule_out(save_schedule(session, body, by=writer_name(caller), schedule_id=schedule_id))
-    record_entry(
-        session,
-        caller.token_id,
-        "fees.schedule.change",
-        f"fee schedule {schedule_id}",
-        before=before,
-        after=out.model_dump(mode="json"),
-    )
+    office_writes.change_schedule(session, caller, schedule_id, body)
     return back_to("/staff/fees", "saved")
 
 
@@ -197,8 +176,7 @@ def change_schedule(
 def settlement(request: Request, session: RequestSession) -> RedirectResponse:
     require_same_origin(request)
     caller = admin(request, session)
-    written = settle(session)
-    record_entry(session, caller.token_id, "fees.settlement", "fees", before=None, after={"booked": written})
+    office_writes.settle_fees(session, caller)
     return back_to("/staff/fees", "settled")
 
 
