@@ -28,9 +28,11 @@ The rules, each what a rating officer would expect:
 * the FIDE fees apply to a tournament whose announcement is registered with FIDE; the results
   came on the day of the tournament's first submission (``zdb.fide.registration``).
 
-Concurrency: every writer of the fees holds ``FEES`` (an advisory lock on PostgreSQL, SQLite
-serialises writers), so two settlements at once book each tournament once; the unique key of
-the "computed" record is the last guard.
+Concurrency: every writer of the fees holds ``FEES`` (an advisory lock on PostgreSQL; on SQLite
+the database's write lock, taken before the first read, see ``hold_fees``), so two settlements
+or two invoices at once take turns: each tournament is booked once, invoice numbers follow each
+other, and the second of two equal invoices finds the lines invoiced and names the invoice, on
+both databases alike. The unique key of the "computed" record is the last guard.
 
 Flushes, never commits.
 """
@@ -40,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import exists, func, select, text
 from sqlalchemy.orm import Session
 
 from zdb.federations.models import Federation
@@ -66,7 +68,21 @@ _RATED = ("1-0", "0-1", "1/2-1/2")
 
 
 def hold_fees(session: Session) -> None:
-    hold(session, FEES)
+    """Take the fees' lock until the transaction ends.
+
+    SQLite has no advisory lock, and its writers are serialised only from their first write on:
+    two invoices issued at once would both read the same open lines and the same next number,
+    and the second would meet the first's unique keys (a bare 409 that names nothing). A write
+    that changes nothing takes the database's write lock now (waiting, up to the busy timeout,
+    for another writer's commit), so that everything the caller reads next is read after the
+    other's commit, as behind PostgreSQL's advisory lock. Reads before it ran outside any
+    transaction (the driver begins one at the first write), so no older snapshot stands in the
+    way.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(text("UPDATE fee_invoices SET id = id WHERE 0"))
+    else:
+        hold(session, FEES)
 
 
 @dataclass(frozen=True, slots=True)
