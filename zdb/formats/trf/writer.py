@@ -1,5 +1,5 @@
-"""Writes a ``TrfDocument`` as FIDE's Tournament Report File (TRF16), the report a referee sends
-FIDE for a rated tournament.
+"""Writes a ``TrfDocument`` as FIDE's Tournament Report File, the report a referee sends FIDE
+for a rated tournament: TRF16 or TRF-2026 (TRF26).
 
 Why a writer beside the reader: ZDB holds the tournaments a referee submitted, and FIDE wants
 them in its own fixed-column file. Writing from the reader's own document type means that what
@@ -17,41 +17,54 @@ Layout (FIDE TRF16, FIDE Handbook C.04 Annex 2; columns 1-based, counted in char
   (``0000`` for none), 97 colour (``w``/``b``/``-``), 99 result;
 * ``013`` team lines (name at 5-36, then the members' start numbers, five columns each).
 
+TRF26 keeps all of this (the same header records and player lines, the result codes
+``H F U Z`` in the cells) and adds the records of ``writer26.py``: ``142`` to ``362`` in the
+header, National Rating Support lines, the ``240`` bye section, ``310`` teams instead of
+``013``, ``320`` and ``330`` for the teams' byes and forfeited matches.
+
 Choices: a cell without an opponent whose result is blank is written as the zero-point bye
 ``0000 - Z`` that the reader takes it for; a completely blank cell (the player was not in the
-round) stays blank. ``XXR`` (JaVaFo's round count, ignored by FIDE's programs) is written only
-when the document announces more rounds than its cells show, so that an unfinished event is not
-read back as a finished one. Fields longer than their columns are cut to fit: FIDE's columns
-are fixed. National Rating Support lines and the other TRF-2026 records are not written (TRF16
-has no place for them).
+round) stays blank. In TRF16, ``XXR`` (JaVaFo's round count, ignored by FIDE's programs) is
+written only when the document announces more rounds than its cells show, so that an unfinished
+event is not read back as a finished one; TRF26 says it with ``142``. Fields longer than their
+columns are cut to fit: FIDE's columns are fixed. TRF16 has no place for the National Rating
+Support lines and the other TRF26 records, and leaves them out; lines the reader did not
+understand are written in neither version.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Literal, get_args
 
+from zdb.formats.trf.columns import fit, long_date, number, points, static_part
 from zdb.formats.trf.model import TrfDocument, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.players import CELL_WIDTH, ROUND_START
+from zdb.formats.trf.writer26 import header_26, records_26
 
-__all__ = ["write_trf"]
+__all__ = ["TRF_VERSIONS", "TrfVersion", "write_trf"]
+
+#: the versions of FIDE's report file the writer writes
+TrfVersion = Literal["trf16", "trf26"]
+TRF_VERSIONS: tuple[TrfVersion, ...] = get_args(TrfVersion)
 
 
-def write_trf(doc: TrfDocument) -> str:
-    """The document as TRF16 text, one record a line, each line ended by CR LF (FIDE's programs
-    and Windows pairing programs expect it; the reader takes any line ending)."""
-    lines = [*_header(doc), *(_player_line(p, doc.rounds) for p in doc.players), *_team_lines(doc.teams)]
-    if doc.declared_rounds is not None and doc.declared_rounds > doc.rounds:
-        lines.append(f"XXR {doc.declared_rounds}")
+def write_trf(doc: TrfDocument, version: TrfVersion = "trf16") -> str:
+    """The document as TRF16 or TRF26 text, one record a line, each line ended by CR LF (FIDE's
+    programs and Windows pairing programs expect it; the reader takes any line ending)."""
+    players = [_player_line(p, doc.rounds) for p in doc.players]
+    if version == "trf26":
+        lines = [*_header(doc), *header_26(doc), *players, *records_26(doc)]
+    else:
+        lines = [*_header(doc), *players, *_team_lines(doc.teams)]
+        if doc.declared_rounds is not None and doc.declared_rounds > doc.rounds:
+            lines.append(f"XXR {doc.declared_rounds}")
     return "".join(line.rstrip() + "\r\n" for line in lines)
 
 
 def _record(code: str, value: str | None) -> list[str]:
     return [f"{code} {value}"] if value else []
-
-
-def _long_date(value: date | None) -> str | None:
-    return None if value is None else f"{value.year:04d}/{value.month:02d}/{value.day:02d}"
 
 
 def _header(doc: TrfDocument) -> list[str]:
@@ -60,8 +73,8 @@ def _header(doc: TrfDocument) -> list[str]:
         *_record("012", doc.name),
         *_record("022", doc.city),
         *_record("032", doc.federation),
-        *_record("042", _long_date(doc.start_date)),
-        *_record("052", _long_date(doc.end_date)),
+        *_record("042", long_date(doc.start_date)),
+        *_record("052", long_date(doc.end_date)),
         f"062 {len(doc.players)}",
         f"072 {rated}",
     ]
@@ -85,46 +98,29 @@ def _round_dates(dates: Iterable[date | None]) -> str:
     return line
 
 
-def _fit(text: str | None, width: int, *, right: bool = False) -> str:
-    text = (text or "")[:width]
-    return text.rjust(width) if right else text.ljust(width)
-
-
-def _number(value: int | None, width: int) -> str:
-    return _fit("" if value is None else str(value), width, right=True)
-
-
-def _points(value: float | None) -> str:
-    return _fit("" if value is None else f"{value:.1f}", 4, right=True)
-
-
 def _birth(player: TrfPlayer) -> str:
     if player.birth_date is not None:
-        return _long_date(player.birth_date) or ""
+        return long_date(player.birth_date) or ""
     return "" if player.birth_year is None else f"{player.birth_year:04d}"
 
 
 def _player_line(player: TrfPlayer, rounds: int) -> str:
     static = (
-        "001 "
-        + _number(player.start_no, 4)
+        static_part(
+            "001",
+            player.start_no,
+            sex=player.sex,
+            title=player.title,
+            name=player.name,
+            rating=player.rating,
+            origin=player.federation,
+            identifier="" if player.fide_id is None else str(player.fide_id),
+            birth=_birth(player),
+        )
         + " "
-        + _fit(player.sex, 1)
-        + _fit(player.title, 3, right=True)
+        + points(player.points)
         + " "
-        + _fit(player.name, 33)
-        + " "
-        + _number(player.rating, 4)
-        + " "
-        + _fit(player.federation, 3)
-        + " "
-        + _number(player.fide_id, 11)
-        + " "
-        + _fit(_birth(player), 10)
-        + " "
-        + _points(player.points)
-        + " "
-        + _number(player.rank, 4)
+        + number(player.rank, 4)
     )
     assert len(static) == ROUND_START - 3, "the static part ends at column 89"
     cells = [_cell(player.cell(k)) for k in range(1, rounds + 1)]
@@ -142,4 +138,4 @@ def _cell(cell: TrfRoundCell | None) -> str:
 
 
 def _team_lines(teams: Iterable[TrfTeam]) -> list[str]:
-    return ["013 " + _fit(team.name, 32) + "".join(f"{m:5d}" for m in team.members) for team in teams]
+    return ["013 " + fit(team.name, 32) + "".join(f"{m:5d}" for m in team.members) for team in teams]
