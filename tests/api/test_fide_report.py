@@ -1,8 +1,11 @@
 """FIDE's report file of a stored tournament: the synthetic federation's tournaments, stored in
-the database, are downloaded as TRF16 and read back by ZDB's own reader; what it reads equals
-the stored rows (players with their FIDE ids and start ratings, every game with its round,
-colours and result, a round without a game as a zero-point bye, the dates). Only the referee of
-the tournament's region and staff may download it."""
+the database, are downloaded as TRF16 and as TRF-2026 and read back by ZDB's own reader; what it
+reads equals the stored rows (players with their FIDE ids and start ratings, every game with its
+round, colours and result, a round without a game as a zero-point bye, the dates; in TRF26 also
+the rounds in 142, the byes in the 240 section, the teams in 310 with game points that are their
+players' points). Without a version the tournament gets the one it needs (TRF26 from
+2025-09-01, FIDE's date, and for every team season). Only the referee of the tournament's region
+and staff may download it."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from zdb.auth.service import create_token
 from zdb.cli import main
 from zdb.config import Settings
 from zdb.db import engine_for, unit_of_work
-from zdb.formats.trf import ByeKind, iter_byes, iter_games, parse_trf
+from zdb.formats.trf import ByeKind, TrfDocument, iter_byes, iter_games, parse_trf
 from zdb.players.models import Player
 from zdb.rating import ResultCode
 from zdb.tournaments.models import GameRow, Participation, TournamentRecord, TournamentVersion
@@ -36,9 +39,10 @@ class Federation:
     client: TestClient
     tokens: dict[str, str]
 
-    def report(self, tournament_id: int, token: str | None = "admin") -> httpx.Response:
+    def report(self, tournament_id: int, token: str | None = "admin", version: str | None = None) -> httpx.Response:
         headers = {} if token is None else {"Authorization": f"Bearer {self.tokens[token]}"}
-        return self.client.get(f"/api/v1/tournaments/{tournament_id}/fide-report.trf", headers=headers)
+        params = {} if version is None else {"version": version}
+        return self.client.get(f"/api/v1/tournaments/{tournament_id}/fide-report.trf", headers=headers, params=params)
 
 
 @pytest.fixture(scope="module")
@@ -101,12 +105,13 @@ def _tournament_ids(url: str) -> list[int]:
         return list(session.execute(select(TournamentRecord.id).order_by(TournamentRecord.id)).scalars())
 
 
-def test_every_synthetic_tournament_reads_back_as_stored(federation: Federation) -> None:
+@pytest.mark.parametrize("version", ["trf16", "trf26"])
+def test_every_synthetic_tournament_reads_back_as_stored(federation: Federation, version: str) -> None:
     ids = _tournament_ids(federation.url)
     assert ids, "the synthetic federation has tournaments"
     seen: Counter[str] = Counter()
     for tournament_id in ids:
-        answer = federation.report(tournament_id)
+        answer = federation.report(tournament_id, version=version)
         assert answer.status_code == 200, answer.text
         doc = parse_trf(answer.content)
         assert doc.ok, (tournament_id, doc.errors)
@@ -144,7 +149,9 @@ def test_every_synthetic_tournament_reads_back_as_stored(federation: Federation)
         ranked = sorted(doc.players, key=lambda p: p.rank or 0)
         assert ranked[0].rank == 1 and all(p.rank for p in ranked)
         assert [p.points for p in ranked] == sorted((p.points or 0.0 for p in ranked), reverse=True)
-        if head.kind == "team_season":
+        if version == "trf26":
+            _trf26_records(doc, rounds, expected_byes, head.kind, seen)
+        if head.kind == "team_season" and version == "trf16":
             # the teams are the clubs the league table names (013 holds 32 characters of a name),
             # every player of a club in its team
             with unit_of_work(engine_for(federation.url)) as session:
@@ -154,7 +161,7 @@ def test_every_synthetic_tournament_reads_back_as_stored(federation: Federation)
                 start_no[int(pkz)]: club for pkz, club in clubs.items()
             }
             seen["teams"] += len(doc.teams)
-        else:
+        elif head.kind != "team_season":
             assert not doc.teams
         assert doc.start_date == head.start_date and doc.end_date == head.end_date
         assert doc.rounds == rounds
@@ -163,6 +170,51 @@ def test_every_synthetic_tournament_reads_back_as_stored(federation: Federation)
     # the tournaments tried hold what the report has to carry
     assert seen["byes"] and seen["forfeits"] and seen["fide ids"] and seen["fide ratings"]
     assert seen["individual"] and seen["team_season"] and seen["teams"]
+    if version == "trf26":
+        assert seen["240 byes"] == seen["byes"]
+
+
+def _trf26_records(doc: TrfDocument, rounds: int, byes: list[tuple[int, int]], kind: str, seen: Counter[str]) -> None:
+    """What TRF26 adds, against the stored rows: the rounds, the byes listed round by round,
+    the initial colour of round 1, the teams of a team season with their points."""
+    assert doc.declared_rounds == rounds and doc.header["142"] == (str(rounds),)
+    assert sorted((r.round, n) for r in doc.bye_records for n in r.ids) == byes
+    assert {r.kind for r in doc.bye_records} <= {"Z"}
+    seen["240 byes"] += len(byes)
+    first = min((p for p in doc.players if p.cell(1) and p.cell(1).opponent), key=lambda p: p.start_no)
+    assert doc.header["152"] == ((first.cell(1).colour or "").upper(),)
+    if kind != "team_season":
+        assert not doc.teams and "192" not in doc.header  # the synthetic tournaments are not registered
+        return
+    assert doc.header["192"] == ("FIDE_TEAM_ROUNDROBIN",)
+    assert [t.source for t in doc.teams] == ["310"] * len(doc.teams)
+    # every player who played is in one team; a team's game points are its players' points, and
+    # the match points of a 2-1-0 league add up to twice the matches
+    members = [n for t in doc.teams for n in t.members]
+    assert len(members) == len(set(members))
+    assert set(members) == {p.start_no for p in doc.players if any(c.opponent for c in p.cells)}
+    by_no = {p.start_no: p for p in doc.players}
+    for team in doc.teams:
+        assert team.game_points == sum(by_no[n].points or 0.0 for n in team.members)
+    # ranked by match points, ties by game points
+    ranked = sorted(doc.teams, key=lambda t: t.rank or 0)
+    assert ranked[0].rank == 1
+    assert [t.match_points for t in ranked] == sorted((t.match_points or 0.0 for t in ranked), reverse=True)
+    seen["teams"] += len(doc.teams)
+
+
+def test_each_tournament_gets_the_version_it_needs(federation: Federation) -> None:
+    # FIDE applies TRF-2026 from 2025-09-01; a team season needs its 310 records whatever its dates
+    chosen: Counter[tuple[str, str]] = Counter()
+    for tournament_id in _tournament_ids(federation.url):
+        head, _, _ = _stored(federation.url, tournament_id)
+        text = federation.report(tournament_id).text
+        version = "trf26" if "\r\n142 " in text else "trf16"
+        expected = "trf26" if head.kind == "team_season" or head.end_date >= date(2025, 9, 1) else "trf16"
+        assert version == expected, (tournament_id, head.kind, head.end_date)
+        chosen[head.kind, version] += 1
+    assert chosen["individual", "trf16"] and chosen["team_season", "trf26"], chosen
+    assert federation.report(_first_with_federation(federation.url), version="trf17").status_code == 422
 
 
 def test_only_the_region_s_referee_and_staff_download_it(federation: Federation) -> None:

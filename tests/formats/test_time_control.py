@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from zdb.formats.time_control import Period, parse_time_control, time_control_minutes
+from zdb.formats.time_control import Period, encoded_time_control, parse_time_control, time_control_minutes
 from zdb.tournaments.validation import check_time_control
 
 FORMS = [
@@ -87,3 +87,20 @@ def test_the_new_forms_are_checked_against_the_rule(text: str, youth: bool, minu
     assert f"needs at least {required} minutes" in problem.message
     assert "§" not in problem.message
     assert check_time_control("G/60+30", youth_u12=False) == []  # 60 + 30 = 90
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # TRF26.pdf, record 222: its own examples
+        ("90'+30\"", "5400+30"),
+        ("100 min/40 moves + 15 min + 30 s from move 1", "40/6000+30:900+30"),
+        # the registration's rate of play without "from move 1": the increment in the last period
+        ("90 min/40 moves + 30 min + 30 s", "40/5400:1800+30"),
+        ("2 h", "7200"),
+    ],
+)
+def test_trf26_encodes_the_time_control(text: str, code: str) -> None:
+    periods = parse_time_control(text)
+    assert periods is not None
+    assert encoded_time_control(periods) == code

@@ -1,7 +1,8 @@
 """The referee's tournament page offers FIDE's report file: the file the referee submitted comes
 back with the same players and games, the FIDE ids ZDB holds and, where the file gave none, the
-rating and title of FIDE's list in force at the start; a tournament stored without rounds is refused
-with a German reason; a tournament of another region is not his to download."""
+rating and title of FIDE's list in force at the start, as TRF16 or as TRF-2026 as the referee
+chooses (a tournament of 2026 gets TRF-2026 without a choice); a tournament stored without rounds
+is refused with a German reason; a tournament of another region is not his to download."""
 
 from __future__ import annotations
 
@@ -51,9 +52,18 @@ def test_the_submitted_file_comes_back_as_fide_s_report(fresh: World) -> None:
     page = client.get(f"/referee/tournaments/{tid}")
     assert page.status_code == 200
     assert f'href="/referee/tournaments/{tid}/fide-report.trf"' in page.text and "FIDE-Turnierbericht" in page.text
+    assert "als TRF16" in page.text and "als TRF-2026" in page.text
+    for version in ("trf16", "trf26"):
+        assert f'href="/referee/tournaments/{tid}/fide-report.trf?version={version}"' in page.text
     answer = client.get(f"/referee/tournaments/{tid}/fide-report.trf")
     assert answer.status_code == 200, answer.text
     assert answer.headers["content-disposition"] == f'attachment; filename="zdb-{tid}-fide.trf"'
+    # the tournament ends in November 2026, after FIDE made TRF-2026 the format (2025-09-01)
+    assert answer.content == client.get(f"/referee/tournaments/{tid}/fide-report.trf?version=trf26").content
+    trf16 = parse_trf(client.get(f"/referee/tournaments/{tid}/fide-report.trf?version=trf16").content)
+    assert "142" in parse_trf(answer.content).header and "142" not in trf16.header
+    for report in (parse_trf(answer.content), trf16):
+        assert list(iter_games(report)) == list(iter_games(parse_trf(submitted)))
     report, original = parse_trf(answer.content), parse_trf(submitted)
     assert report.ok, report.errors
     # the FIDE ids ZDB holds: Anna Müller's (A) from the register, Carla Muller's (C) from the file too

@@ -1,5 +1,6 @@
 """FIDE's report file of a stored tournament: the current version's players and games as the
-document ``zdb.formats.trf.writer`` writes as TRF16.
+document ``zdb.formats.trf.writer`` writes as TRF16 or TRF-2026 (which one:
+``zdb.fide.report_version``; what TRF26 adds: ``zdb.fide.report_trf26``).
 
 Why here: the report is a read of the tournament as stored (its participants with their FIDE
 ids and the FIDE ratings they started with, its games by round), turned into FIDE's layout by
@@ -14,7 +15,7 @@ what a rating officer reading the file would expect:
 * games stored without a round cannot be placed in FIDE's round columns: the report is refused
   with a message naming the first such game (a JSON submission may leave rounds out; the referee
   corrects the tournament with its rounds); so is a player with two games in one round (TRF16
-  has one cell per player and round);
+  and TRF26 have one cell per player and round);
 * the birth date is written as the year only (``YYYY``, which TRF16 allows): full birth dates
   are never published by ZDB, and FIDE knows its rated players' dates already;
 * the FIDE rating is the one the referee submitted (the evaluation used it); where he gave none,
@@ -42,9 +43,11 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError, ValidationError, ValidationProblem
 from zdb.fide.report_header import registered_category, with_registration
+from zdb.fide.report_trf26 import as_trf26
+from zdb.fide.report_version import report_version
 from zdb.formats.trf import TrfDocument, TrfPlayer, TrfRoundCell, TrfTeam
 from zdb.formats.trf.players import CELL_WIDTH, ROUND_START
-from zdb.formats.trf.writer import write_trf
+from zdb.formats.trf.writer import TrfVersion, write_trf
 from zdb.lists.models import FideRatingRow
 from zdb.messages import Message
 from zdb.players.models import Player
@@ -81,9 +84,12 @@ def _cell(round_no: int, opponent: int | None, colour: str, result: str) -> TrfR
     return TrfRoundCell(round_no, opponent, colour, result, _column(round_no), text)
 
 
-def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
-    """The current version of a stored tournament as a TRF document (not found: 404; games
-    without a round: a validation error naming the game)."""
+def fide_report_document(
+    session: Session, tournament_id: int, trf_version: TrfVersion | None = None
+) -> tuple[TrfDocument, TrfVersion]:
+    """The current version of a stored tournament as a TRF document, and the TRF version it is
+    for (``trf_version``, else the tournament's: ``report_version``). Not found: 404; games without a
+    round: a validation error naming the game."""
     record = session.get(TournamentRecord, tournament_id)
     if record is None:
         raise NotFoundError(Message("tournament {id} does not exist", id=tournament_id))
@@ -203,7 +209,11 @@ def fide_report_document(session: Session, tournament_id: int) -> TrfDocument:
         teams=_teams(session, tournament_id) if head.kind == "team_season" else (),
         tournament_type="Team" if head.kind == "team_season" else None,
     )
-    return with_registration(session, tournament_id, document)
+    document = with_registration(session, tournament_id, document)
+    chosen = report_version(trf_version, head.end_date, team=head.kind == "team_season")
+    if chosen == "trf26":
+        document = as_trf26(session, tournament_id, document, team_season=head.kind == "team_season")
+    return document, chosen
 
 
 def _teams(session: Session, tournament_id: int) -> tuple[TrfTeam, ...]:
@@ -242,9 +252,10 @@ def _row(by_round: dict[int, TrfRoundCell], rounds: int) -> tuple[TrfRoundCell, 
     return tuple(by_round.get(k) or _cell(k, None, "-", "Z") for k in range(1, rounds + 1))
 
 
-def fide_report(session: Session, tournament_id: int) -> str:
-    """FIDE's report file (TRF16) of a stored tournament."""
-    return write_trf(fide_report_document(session, tournament_id))
+def fide_report(session: Session, tournament_id: int, trf_version: TrfVersion | None = None) -> str:
+    """FIDE's report file of a stored tournament, as TRF16 or TRF26 (``version``, else the
+    tournament's: ``zdb.fide.report_version``)."""
+    return write_trf(*fide_report_document(session, tournament_id, trf_version))
 
 
 def report_file_name(tournament_id: int) -> str:

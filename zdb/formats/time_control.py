@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-__all__ = ["Period", "parse_time_control", "time_control_minutes"]
+__all__ = ["Period", "encoded_time_control", "parse_time_control", "time_control_minutes"]
 
 #: numbers without a unit: up to this many are minutes, from ``_FIRST_SECONDS`` on seconds
 _LAST_MINUTES, _FIRST_SECONDS = 240, 600
@@ -86,6 +86,16 @@ def parse_time_control(text: str) -> tuple[Period, ...] | None:
         if pgn is not None:
             return pgn
     return _written(normal)
+
+
+def encoded_time_control(periods: Sequence[Period]) -> str:
+    """The periods as TRF26 record ``222`` encodes them: ``M/S+I`` per period (``M/`` without a
+    move count, ``+I`` without an increment), periods joined by ``:``; ``90 min/40 moves + 30 min
+    + 30 s from move 1`` is ``40/5400+30:1800+30``."""
+    return ":".join(
+        ("" if p.moves is None else f"{p.moves}/") + str(p.seconds) + (f"+{p.increment}" if p.increment else "")
+        for p in periods
+    )
 
 
 def time_control_minutes(periods: Sequence[Period]) -> float:

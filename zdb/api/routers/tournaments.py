@@ -24,6 +24,7 @@ from zdb.endpoints.dependencies import (
 from zdb.endpoints.pagination import Page
 from zdb.endpoints.referee_writes import authorize, stored_federation
 from zdb.fide.report import fide_report, report_file_name
+from zdb.formats.trf.writer import TrfVersion
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.ratings.explanation_queries import explain_rating_change
 from zdb.ratings.schemas import ExplanationOut
@@ -126,10 +127,13 @@ _TRF_EXAMPLE = (
 
 @router.get(
     "/{tournament_id}/fide-report.trf",
-    summary="FIDE's report file (TRF16) of the current version",
+    summary="FIDE's report file (TRF16 or TRF-2026) of the current version",
     description="For the referees whose scope holds the tournament's federation, and for staff. Players with "
     "their FIDE ids and the FIDE ratings they started with, every game by round (forfeits as + and -), a round "
-    "without a game as a zero-point bye. Refused (422) when games were stored without rounds.",
+    "without a game as a zero-point bye. `version` chooses TRF16 or TRF-2026; without it a tournament ending on "
+    "or after 2025-09-01 (from when FIDE applies TRF-2026) and every team season get TRF-2026 (142 rounds, 152 "
+    "initial colour, 192 type, 222 encoded rate of play, the 240 bye section, 310 teams with points and rank), "
+    "older individual tournaments TRF16. Refused (422) when games were stored without rounds.",
     response_class=Response,
     responses={
         200: {
@@ -139,10 +143,18 @@ _TRF_EXAMPLE = (
         **problems(401, 403, 404, 422),
     },
 )
-def fide_report_file(*, session: RequestSession, caller: Caller, tournament_id: TournamentId) -> Response:
+def fide_report_file(
+    *,
+    session: RequestSession,
+    caller: Caller,
+    tournament_id: TournamentId,
+    version: Annotated[
+        TrfVersion | None, Query(description="trf16 or trf26; without it, the version the tournament needs")
+    ] = None,
+) -> Response:
     caller.require("admin", "referee")
     authorize(caller, stored_federation(session, tournament_id, for_change=False))
-    text = fide_report(session, tournament_id)
+    text = fide_report(session, tournament_id, version)
     return Response(
         text.encode("utf-8"),
         media_type="text/plain; charset=utf-8",

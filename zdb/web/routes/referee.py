@@ -29,6 +29,7 @@ from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.endpoints.idempotency import request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.fide.report import fide_report, report_file_name
+from zdb.formats.trf.writer import TrfVersion
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.submissions.preview import preview, record_preview
@@ -253,12 +254,15 @@ def follow_page(request: Request, session: RequestSession, tournament_id: Tourna
 
 
 @router.get("/referee/tournaments/{tournament_id}/fide-report.trf")
-def fide_report_download(request: Request, session: RequestSession, tournament_id: TournamentId) -> Response:
-    """FIDE's report file, for the referee of the tournament's region (as in the API)."""
+def fide_report_download(
+    request: Request, session: RequestSession, tournament_id: TournamentId, version: TrfVersion | None = None
+) -> Response:
+    """FIDE's report file, for the referee of the tournament's region (as in the API, the
+    version as the link chose it)."""
     caller = referee(request, session)
     referee_writes.authorize(caller, referee_writes.stored_federation(session, tournament_id, for_change=False))
     return Response(
-        fide_report(session, tournament_id).encode("utf-8"),
+        fide_report(session, tournament_id, version).encode("utf-8"),
         media_type="text/plain; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{report_file_name(tournament_id)}"'},
     )
