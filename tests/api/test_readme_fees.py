@@ -1,7 +1,8 @@
 """README's "A FIDE-rated tournament and its fees" runs as written: its commands in one shell
 against a fresh embedded service with the synthetic federation, after the few lines of README
 before it that they use (``API``, the tokens, the headers). Each curl call is answered 2xx; then
-the walk's outcome is checked against figures worked by hand from the example files:
+the walk's outcome is checked against figures worked by hand from the example files (FIDE's
+report file, of a tournament of 2026, comes as TRF-2026 and on request as TRF16):
 
 the round robin of ``examples/fide-tournament.json`` has four players (FIDE ratings 2412, 2398,
 2377, 2381: average 2392, the 2380–2599 tier of 12 €), all members of the federation, six rated
@@ -104,3 +105,13 @@ def test_a_fide_rated_tournament_goes_from_registration_to_its_fees(project: Pat
     assert (report.city, report.tournament_type) == ("Sankt Rosenheim", "Individual: Round-Robin")
     assert (report.chief_arbiter, report.deputy_arbiters) == ("Weber, Anna (4600010)", ("Kranz, Ulrich (4600011)",))
     assert report.time_control == "90 min/40 moves + 30 min + 30 s"
+    # a tournament of November 2026: TRF-2026 (FIDE applies it from 2025-09-01), with its records:
+    # the three rounds, the registered round robin, the rate of play encoded (TRF26.pdf, 222)
+    assert (report.header["142"], report.header["192"]) == (("3",), ("FIDE_ROUNDROBIN",))
+    assert report.time_control_code == "40/5400:1800+30"
+    # TRF16 on request: the same players and games, none of TRF26's records
+    trf16 = parse_trf(api.get(f"/tournaments/{fid}/fide-report.trf", params={"version": "trf16"}).text)
+    assert trf16.ok and list(iter_games(trf16)) == list(iter_games(report))
+    assert not {"142", "192", "222"} & set(trf16.header)
+    # the report written leaves the results as late as they came
+    assert api.get(f"/announcements/{code}/fide-registration").json()["report"]["late"] is True
