@@ -28,6 +28,12 @@ The rules, each what a rating officer would expect:
 * the FIDE fees apply to a tournament whose announcement is registered with FIDE; the results
   came on the day of the tournament's first submission (``zdb.fide.registration``).
 
+Set-based: a settlement reads the tournaments it books a batch at a time (``BATCH``; their
+facts in one statement, ``zdb.fees.drafts.drafts_at_once``) and writes each batch's "computed"
+records in one insert and its lines in another, so that the first settlement after a schedule
+that reaches years back books thousands of tournaments in a few statements, with the same
+records and lines as booking them one by one.
+
 Concurrency: every writer of the fees holds ``FEES`` (an advisory lock on PostgreSQL; on SQLite
 the database's write lock, taken before the first read, see ``hold_fees``), so two settlements
 or two invoices at once take turns: each tournament is booked once, invoice numbers follow each
@@ -39,32 +45,26 @@ Flushes, never commits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any
 
-from sqlalchemy import exists, func, select, text
+from sqlalchemy import exists, func, insert, select, text
 from sqlalchemy.orm import Session
 
-from zdb.federations.models import Federation
-from zdb.fees.computation import Basis, LineDraft, Terms, average_elo, fee_lines
+from zdb.fees.drafts import Draft, drafts_at_once
 from zdb.fees.models import FeeAssessment, FeeLine, FeeSchedule
-from zdb.fees.schedules import schedule_in_force
-from zdb.fide.deadlines import days_late
-from zdb.fide.models import FideRegistration
-from zdb.fide.registration import results_sent_on
-from zdb.lists.models import FideRatingRow
 from zdb.locks import hold
-from zdb.players.models import Player
-from zdb.tournaments.models import Announcement, GameRow, Participation, TournamentRecord, TournamentVersion
+from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
-__all__ = ["FEES", "Draft", "draft_fees", "hold_fees", "settle"]
+__all__ = ["FEES", "hold_fees", "settle"]
 
 #: the lock of the fees' writers ("ZDB" + 4)
 FEES = 0x5A444204
 
-#: the rated results: a game fee is owed for these only (forfeits and the other unrated results
-#: are no game the evaluation counts)
-_RATED = ("1-0", "0-1", "1/2-1/2")
+#: tournaments read and booked together by a settlement: one statement reads a batch's facts,
+#: one writes its "computed" records, one its lines (an IN list of this many ids stays well
+#: within every driver's limit of bound parameters)
+BATCH = 1000
 
 
 def hold_fees(session: Session) -> None:
@@ -83,106 +83,6 @@ def hold_fees(session: Session) -> None:
         session.execute(text("UPDATE fee_invoices SET id = id WHERE 0"))
     else:
         hold(session, FEES)
-
-
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """The fees of one evaluated version as they would be booked now."""
-
-    tournament_id: int
-    version: int
-    payer: str
-    end_date: date
-    schedule: FeeSchedule | None
-    basis: Basis
-    lines: list[LineDraft]
-
-
-def _terms(schedule: FeeSchedule) -> Terms:
-    return Terms(
-        schedule.dwz_tournament_cents,
-        schedule.dwz_game_cents,
-        schedule.dwz_non_member_cents,
-        schedule.fide_player_cents,
-        tuple((int(low), int(amount)) for low, amount in schedule.fide_round_robin_tiers),
-        schedule.fide_late_cents,
-    )
-
-
-def _fide_ratings(session: Session, tournament_id: int, version: int, category: str, start: date) -> list[int]:
-    """The FIDE ratings the players started with: the submitted one, else the rating of the
-    tournament's category in the newest edition of FIDE's list before the start."""
-    p = Participation
-    rows = session.execute(
-        select(p.fide_rating, Player.fide_id)
-        .join(Player, Player.pkz == p.player_pkz)
-        .where(p.tournament_id == tournament_id, p.version == version)
-    ).all()
-    ratings = [r.fide_rating for r in rows if r.fide_rating]
-    wanted = [r.fide_id for r in rows if not r.fide_rating and r.fide_id is not None]
-    if wanted:
-        f = FideRatingRow
-        newest = (
-            select(f.fide_id, func.max(f.edition).label("edition"))
-            .where(f.fide_id.in_(wanted), f.edition < start)
-            .group_by(f.fide_id)
-            .subquery()
-        )
-        column = {"rapid": f.rapid, "blitz": f.blitz}.get(category, f.standard)
-        listed = session.execute(
-            select(column).join(newest, (f.fide_id == newest.c.fide_id) & (f.edition == newest.c.edition))
-        ).scalars()
-        ratings += [r for r in listed if r]
-    return ratings
-
-
-def _payer(session: Session, announcement: Announcement | None, prefix: str | None) -> str:
-    if announcement is not None:
-        return announcement.organiser
-    federation = None if prefix is None else session.get(Federation, prefix)
-    return federation.name if federation is not None else "—"
-
-
-def draft_fees(session: Session, record: TournamentRecord, version: int) -> Draft:
-    """The fees of ``version`` of a tournament as they would be booked now."""
-    head = session.get(TournamentVersion, (record.id, version))
-    assert head is not None, "an evaluated version exists"
-    p, g = Participation, GameRow
-    players, non_members = session.execute(
-        select(func.count(), func.count().filter(p.member.is_(False))).where(
-            p.tournament_id == record.id, p.version == version
-        )
-    ).one()
-    games = session.execute(
-        select(func.count()).where(g.tournament_id == record.id, g.version == version, g.result.in_(_RATED))
-    ).scalar_one()
-    announcement = session.execute(select(Announcement).where(Announcement.tournament_id == record.id)).scalar()
-    registration = (
-        None
-        if announcement is None
-        else session.execute(
-            select(FideRegistration).where(FideRegistration.announcement_id == announcement.id)
-        ).scalar()
-    )
-    average = late = None
-    if registration is not None:
-        if registration.system == "round_robin":
-            start = head.start_date or head.end_date
-            average = average_elo(_fide_ratings(session, record.id, version, registration.category, start))
-        late = days_late(head.end_date, results_sent_on(record))
-    basis = Basis(
-        players=players,
-        games=games,
-        non_members=non_members,
-        fide_system=None if registration is None else registration.system,
-        average_elo=average,
-        days_late=late,
-    )
-    schedule = schedule_in_force(session, head.federation_prefix, head.end_date)
-    lines = [] if schedule is None else fee_lines(basis, _terms(schedule))
-    return Draft(
-        record.id, version, _payer(session, announcement, head.federation_prefix), head.end_date, schedule, basis, lines
-    )
 
 
 def _uncancelled(session: Session, tournament_id: int) -> list[FeeLine]:
@@ -215,58 +115,92 @@ def _credit(charge: FeeLine, assessment: FeeAssessment, today: date) -> FeeLine:
     )
 
 
-def _assessment(draft: Draft, reason: str, now: datetime) -> FeeAssessment:
-    return FeeAssessment(
-        tournament_id=draft.tournament_id,
-        version=draft.version,
-        reason=reason,
-        payer=draft.payer,
-        schedule_id=None if draft.schedule is None else draft.schedule.id,
-        end_date=draft.end_date,
-        players=draft.basis.players,
-        games=draft.basis.games,
-        non_members=draft.basis.non_members,
-        fide_system=draft.basis.fide_system,
-        average_elo=draft.basis.average_elo,
-        days_late=draft.basis.days_late,
-        computed_at=now,
-    )
+def _assessment_row(draft: Draft, now: datetime) -> dict[str, Any]:
+    """The "computed" record of an evaluation, as a row to insert."""
+    return {
+        "tournament_id": draft.tournament_id,
+        "version": draft.version,
+        "reason": "evaluation",
+        "payer": draft.payer,
+        "schedule_id": None if draft.schedule is None else draft.schedule.id,
+        "end_date": draft.end_date,
+        "players": draft.basis.players,
+        "games": draft.basis.games,
+        "non_members": draft.basis.non_members,
+        "fide_system": draft.basis.fide_system,
+        "average_elo": draft.basis.average_elo,
+        "days_late": draft.basis.days_late,
+        "computed_at": now,
+    }
 
 
-def _book_evaluation(session: Session, record: TournamentRecord, now: datetime) -> bool:
-    version = record.evaluated_version
-    assert version is not None
-    draft = draft_fees(session, record, version)
-    if draft.schedule is None:
-        return False  # no schedule covers its end date: booked once one does
-    assessment = _assessment(draft, "evaluation", now)
-    session.add(assessment)
-    session.flush()
-    earlier = _uncancelled(session, record.id)
-    same = sorted((c.kind, c.quantity, c.unit_cents) for c in earlier) == sorted(
-        (d.kind, d.quantity, d.unit_cents) for d in draft.lines
-    )
-    if same:
-        return True  # a correction that changes no fee: the earlier charges stand
+def _uncancelled_of(session: Session, tournament_ids: list[int]) -> dict[int, list[FeeLine]]:
+    """``_uncancelled`` of many tournaments in one read."""
+    credit = FeeLine.__table__.alias("credit")
+    found: dict[int, list[FeeLine]] = {}
+    rows = session.execute(
+        select(FeeLine)
+        .where(
+            FeeLine.tournament_id.in_(tournament_ids),
+            FeeLine.credit_of.is_(None),
+            ~exists().where(credit.c.credit_of == FeeLine.id),
+        )
+        .order_by(FeeLine.id)
+    ).scalars()
+    for line in rows:
+        found.setdefault(line.tournament_id, []).append(line)
+    return found
+
+
+def _book_evaluations(session: Session, drafts: list[Draft], now: datetime) -> int:
+    """Book a batch's evaluations: one insert of their "computed" records, one of their lines
+    (each tournament's credits, then its charges, in the order of the tournaments), as booking
+    them one by one would. A draft without a schedule is left for a schedule that covers it."""
+    drafts = [d for d in drafts if d.schedule is not None]
+    if not drafts:
+        return 0
+    earlier = _uncancelled_of(session, [d.tournament_id for d in drafts])
+    ids = session.execute(
+        insert(FeeAssessment).returning(FeeAssessment.id, sort_by_parameter_order=True),
+        [_assessment_row(d, now) for d in drafts],
+    ).scalars()
     today = now.date()
-    session.add_all([_credit(c, assessment, today) for c in earlier])
-    session.add_all(
-        [
-            FeeLine(
-                assessment_id=assessment.id,
-                tournament_id=record.id,
-                payer=draft.payer,
-                kind=d.kind,
-                quantity=d.quantity,
-                unit_cents=d.unit_cents,
-                amount_cents=d.amount_cents,
-                booked_on=today,
-            )
+    lines: list[dict[str, Any]] = []
+    for draft, assessment_id in zip(drafts, ids, strict=True):
+        charges = earlier.get(draft.tournament_id, [])
+        same = sorted((c.kind, c.quantity, c.unit_cents) for c in charges) == sorted(
+            (d.kind, d.quantity, d.unit_cents) for d in draft.lines
+        )
+        if same:
+            continue  # a correction that changes no fee: the earlier charges stand
+        common = {"assessment_id": assessment_id, "tournament_id": draft.tournament_id, "booked_on": today}
+        lines += [
+            common
+            | {
+                "payer": c.payer,
+                "kind": c.kind,
+                "quantity": c.quantity,
+                "unit_cents": c.unit_cents,
+                "amount_cents": -c.amount_cents,
+                "credit_of": c.id,
+            }
+            for c in charges
+        ]
+        lines += [
+            common
+            | {
+                "payer": draft.payer,
+                "kind": d.kind,
+                "quantity": d.quantity,
+                "unit_cents": d.unit_cents,
+                "amount_cents": d.amount_cents,
+                "credit_of": None,
+            }
             for d in draft.lines
         ]
-    )
-    session.flush()
-    return True
+    if lines:
+        session.execute(insert(FeeLine), lines)
+    return len(drafts)
 
 
 def _book_withdrawal(session: Session, record: TournamentRecord, now: datetime) -> bool:
@@ -329,8 +263,9 @@ def settle(session: Session, *, now: datetime | None = None, tournament_ids: lis
         pending = pending.where(t.id.in_(tournament_ids))
         withdrawn = withdrawn.where(t.id.in_(tournament_ids))
     written = 0
-    for record in session.execute(pending).scalars().all():
-        written += _book_evaluation(session, record, now)
+    pending_ids = list(session.execute(pending.with_only_columns(t.id)).scalars())
+    for k in range(0, len(pending_ids), BATCH):
+        written += _book_evaluations(session, drafts_at_once(session, pending_ids[k : k + BATCH]), now)
     for record in session.execute(withdrawn).scalars().all():
         written += _book_withdrawal(session, record, now)
     return written

@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session
 
 from zdb.errors import NotFoundError
 from zdb.fees.computation import Basis
+from zdb.fees.drafts import Draft, draft_fees
 from zdb.fees.invoices import lines_out
-from zdb.fees.ledger import Draft, draft_fees
 from zdb.fees.models import FeeAssessment, FeeLine
 from zdb.fees.money import decimal
 from zdb.fees.schemas import FeeAssessmentOut, FeeLineOut, TournamentFeesOut

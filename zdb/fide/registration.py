@@ -35,6 +35,7 @@ from zdb.tournaments.models import Announcement, TournamentRecord
 
 __all__ = [
     "find_registration",
+    "first_submitted_on",
     "register",
     "register_by",
     "registration_for",
@@ -150,7 +151,12 @@ def register(
 def results_sent_on(record: TournamentRecord) -> date:
     """The day the results came: the tournament's first submission (a correction later does not
     make them late, nor on time)."""
-    return as_utc(record.created_at).date()
+    return first_submitted_on(record.created_at)
+
+
+def first_submitted_on(created_at: datetime) -> date:
+    """``results_sent_on`` of a tournament created at ``created_at``: its day in UTC."""
+    return as_utc(created_at).date()
 
 
 def stored_warnings(made: FideRegistration) -> list[Message]:
