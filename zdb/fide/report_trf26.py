@@ -17,7 +17,9 @@ Each record, and where it comes from (what ZDB does not store is left out, not m
 * ``202`` tie-breaks: ZDB stores none (its pages compute their own), so none is written;
 * ``222`` the rate of play (``122``) encoded, where ``zdb.formats.time_control`` reads it;
 * ``240`` the bye section: a round in which a player has no game is a zero-point bye (``Z``),
-  listed per round as well as in the player's cell;
+  listed per round as well as in the player's cell. Not in a team season: there the section's
+  ids are teams (TRF26, "Player/Team ID"), and a team without a match in a round is nothing
+  ZDB stores; a player's round without a game stays in his cell;
 * ``310`` a team season's teams as its league table has them (``zdb.standings``): numbered in
   the order they first play, named as the table names them, members in start order (those who
   played for the team), match points (2-1-0, TRF26's default ``362``), game points and rank.
@@ -122,6 +124,6 @@ def as_trf26(session: Session, tournament_id: int, document: TrfDocument, *, tea
         document,
         header=MappingProxyType(header),
         time_control_code=None if periods is None else encoded_time_control(periods),
-        bye_records=_zero_point_byes(document),
+        bye_records=() if team_season else _zero_point_byes(document),
         teams=teams,
     )
