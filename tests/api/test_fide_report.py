@@ -3,9 +3,9 @@ the database, are downloaded as TRF16 and as TRF-2026 and read back by ZDB's own
 reads equals the stored rows (players with their FIDE ids and start ratings, every game with its
 round, colours and result, a round without a game as a zero-point bye, the dates; in TRF26 also
 the rounds in 142, an individual tournament's byes in the 240 section, a team season's teams in
-310 with game points that are their players' points, and not a warning). Without a version the tournament gets the one it needs (TRF26 from
-2025-09-01, FIDE's date, and for every team season). Only the referee of the tournament's region
-and staff may download it."""
+310 with game points that are their players' points, and not a warning). Without a version the
+tournament gets the one it needs (TRF26 from 2025-09-01, FIDE's date, and for every team
+season). Only the referee of the tournament's region and staff may download it."""
 
 from __future__ import annotations
 
