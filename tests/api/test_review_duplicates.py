@@ -10,6 +10,7 @@ answer — "the same" — is built here, not read from the code under test.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from sqlalchemy import func, select
@@ -83,3 +84,26 @@ def test_a_decided_review_no_longer_holds_its_content(fresh: World) -> None:
     # approved: now a stored tournament, refused by the stored-duplicate check, naming it
     again = _post(fresh, _body(fresh))
     assert again.status_code == 409 and f"tournament {approved.json()['tournament_id']} " in again.json()["detail"]
+
+
+def test_two_equal_submissions_at_once_hold_one(fresh: World) -> None:
+    _review_on(fresh)
+    # four known people: no newcomer whose creation could decide the race instead
+    body = _body(fresh, players=[{"pkz": fresh.pkz[pid]} for pid in "ABCD"])
+    waiting = _waiting(fresh)
+    answers: list[Any] = []
+    start = threading.Barrier(2)
+
+    def send() -> None:
+        start.wait()
+        answers.append(_post(fresh, body))
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    # one waits; the other is refused (by name after the lock on PostgreSQL, as a concurrent
+    # change where only the unique keys tell: SQLite)
+    assert sorted(a.status_code for a in answers) == [202, 409], [a.text for a in answers]
+    assert _waiting(fresh) == waiting + 1

@@ -35,7 +35,7 @@ from zdb.reviews.stored_submission import intake_from_json, intake_to_json
 from zdb.reviews.waiting_duplicates import refuse_waiting_equal
 from zdb.submissions.intake import Intake
 from zdb.tournaments.announcements import claim as claim_announcement
-from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
+from zdb.tournaments.duplicates import check_duplicates, fingerprint, remember_fingerprint
 from zdb.tournaments.models import Announcement
 from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import submit_tournaments
@@ -130,6 +130,7 @@ def hold(
         players=len(submission.players),
         games=len(submission.games),
         submission=intake_to_json(intake),
+        fingerprint=fingerprint(submission),
         announcement_id=None if announcement is None else announcement.id,
         submitted_by=by,
         submitter_token_id=caller.token_id,

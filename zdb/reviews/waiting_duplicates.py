@@ -4,21 +4,22 @@ refused when it is sent (409, naming the held review), as one equal to a stored 
 
 Why a module of its own: a submission waiting in review is no tournament yet, so the stored
 tournaments' fingerprints do not hold it; without this check both copies would wait, and the
-second would be refused as a duplicate only when an officer approved it. The waiting
-submissions are kept whole (``zdb.reviews.stored_submission``); those with the submission's
-end date and its numbers of players and games are read back and compared by the same
-fingerprint the stored tournaments keep (the people, the dates, the games; colours, file
-format and door do not matter).
+second would be refused as a duplicate only when an officer approved it. A waiting review keeps
+the same fingerprint the stored tournaments keep (the people, the dates, the games; colours,
+file format and door do not matter): one indexed lookup. A review held before it kept one
+(migration 0020) is compared by its stored submission, read back (those with the submission's
+end date and numbers of players and games only).
 
-The caller holds the tournament-id lock (``zdb.locks.TOURNAMENT_IDS``) from this comparison to
-its commit, as the stored-duplicate check asks: of two equal submissions sent at the same
-moment the second waits, then finds the first held and is refused by name. On SQLite the
-writes are serialised anyway.
+As for the stored tournaments, the caller holds the tournament-id lock
+(``zdb.locks.TOURNAMENT_IDS``) from this comparison to its commit: of two equal submissions
+sent at the same moment the second waits, then finds the first held and is refused by name.
+The fingerprint's unique key over the waiting reviews backs this where no lock is taken
+(SQLite): the second is then refused as a concurrent change.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from zdb.errors import ConflictError, ValidationProblem
@@ -44,22 +45,21 @@ def waiting_equal(session: Session, submission: TournamentSubmission) -> Review 
     correction is never compared with the reviews of the tournament it corrects (a second
     correction of it is refused while one waits: ``zdb.reviews.service.hold``)."""
     r = Review
-    same_shape = session.scalars(
-        select(r)
-        .where(
-            r.state == "waiting",
-            r.end_date == submission.end_date,
-            r.players == len(submission.players),
-            r.games == len(submission.games),
-        )
-        .order_by(r.id)
-    ).all()
     own = fingerprint(submission)
+    kept_before = and_(
+        r.fingerprint.is_(None),
+        r.end_date == submission.end_date,
+        r.players == len(submission.players),
+        r.games == len(submission.games),
+    )
+    found = session.scalars(
+        select(r).where(r.state == "waiting", or_(r.fingerprint == own, kept_before)).order_by(r.id)
+    ).all()
     corrected = submission.tournament_id
-    for review in same_shape:
+    for review in found:
         if corrected is not None and review.tournament_id == corrected:
             continue
-        if fingerprint(intake_from_json(review.submission).submission) == own:
+        if (review.fingerprint or fingerprint(intake_from_json(review.submission).submission)) == own:
             return review
     return None
 
