@@ -1,7 +1,7 @@
 """Provisional marks on the lists (issue 35, item 6): each row of the club list and of the top
 lists whose rating rests on a provisional evaluation — its last evaluation in review, inside its
 complaint period, or with an open complaint — carries the mark and its reasons, in the API (the
-hot read and the pull ``at=`` a day) and on the pages. On PostgreSQL and SQLite.
+hot read and the pull ``at=`` a day) and on the pages (the framed ones too). On PostgreSQL and SQLite.
 
 The known answers by construction: the world's tournaments all end by 2026-10-05 and the
 edition of 2026-10-31 published them 40 days ago, so their 30 days are over and every rating
@@ -96,7 +96,10 @@ def test_the_pages_show_the_mark(fresh: World) -> None:
     assert club.status_code == 200, club.text
     assert _rows_marked(club.text, fresh) == {"A": True, "B": True, "E": False, "H": False}
     assert "vorläufig" in club.text
+    framed = _rows_marked(fresh.client.get("/embed/clubs/C0327/latest", headers=german).text, fresh)
+    assert framed == {"A": True, "B": True, "E": False, "H": False}
     start = _rows_marked(fresh.client.get("/", headers=german).text, fresh)
     federation = _rows_marked(fresh.client.get("/federations/C", headers=german).text, fresh)
-    for shown in (start, federation):
+    framed_top = _rows_marked(fresh.client.get("/embed/top-lists/all/all/latest", headers=german).text, fresh)
+    for shown in (start, federation, framed_top):
         assert shown and shown == {pid: pid in PLAYED for pid in shown}, shown
