@@ -17,7 +17,9 @@ little between the request and the database as possible:
 - as few statements as the answer allows: the card is three (the player, his memberships, his
   history), the club list one (its total and latest change ride on every row; only a page
   beyond the last member asks again); the recalculation's stamp (``Last-Modified``) comes with
-  the first. A public caller (no Authorization header) never touches the token table
+  the first. The provisional marks (the card's tournaments, the club list's members: their last
+  evaluations) follow in a unit of work of their own, a few statements for the whole answer,
+  never one per row. A public caller (no Authorization header) never touches the token table
   (``zdb.endpoints.dependencies.ReadCaller``).
 """
 
@@ -45,7 +47,13 @@ from zdb.db import is_postgres, unit_of_work
 from zdb.db_routing import reading_engine, replica_failed
 from zdb.editions.sources import list_source
 from zdb.errors import ValidationError, ValidationProblem
-from zdb.ratings.club_list_queries import club_page_fields, club_params, club_ratings_from_source, club_statements
+from zdb.ratings.club_list_queries import (
+    club_page_fields,
+    club_params,
+    club_ratings_from_source,
+    club_statements,
+    mark_provisional,
+)
 from zdb.ratings.player_queries import CARD_HISTORY, CARD_MEMBERSHIPS, CARD_PLAYER, card_fields
 from zdb.ratings.status_queries import results_stamp, results_stamp_of
 from zdb.timeline.state import RESULTS_STAMP_COLUMNS
@@ -149,17 +157,37 @@ async def club_ratings_answer(
     [rows] = await fetch(request, (rows_sql,), params)
     beyond = None if rows else (await fetch(request, (beyond_sql,), params))[0][0]
     items, total, changed = club_page_fields(code, rows, beyond, caller)
+    if items:
+        days = request.app.state.settings.complaint_days
+        await run_in_threadpool(_club_marks_in_session, request.app.state.engine, items, days)
     stamps = rows[0] if beyond is None else beyond  # every row carries the recalculation's stamp
     page = {"items": items, "total": total, "limit": limit, "offset": offset}
     return conditional_bytes(request, to_json(page), changed, results_stamp_of(stamps))
 
 
+def _club_marks_in_session(engine: Engine, items: list[dict[str, Any]], days: int) -> None:
+    """Each member of the page says whether his rating rests on a provisional evaluation, and
+    why (``zdb.ratings.provisional_rows``): two small queries for the page beside the list's one."""
+    with unit_of_work(engine) as session:
+        mark_provisional(session, items, days=days)
+
+
 def _club_listed_in_session(
-    engine: Engine, caller: Principal, code: str, *, at: date | None, edition: str | None, limit: int, offset: int
+    engine: Engine,
+    caller: Principal,
+    code: str,
+    *,
+    at: date | None,
+    edition: str | None,
+    limit: int,
+    offset: int,
+    days: int,
 ) -> tuple[bytes, list[datetime | None]]:
     with unit_of_work(engine) as session:
         source = list_source(session, at=at, edition=edition)
-        items, total, changed = club_ratings_from_source(session, code, caller, source, limit=limit, offset=offset)
+        items, total, changed = club_ratings_from_source(
+            session, code, caller, source, limit=limit, offset=offset, complaint_days=days
+        )
         page = {"items": items, "total": total, "limit": limit, "offset": offset}
         # a late tournament moves the history, an office's change the memberships of the day
         return to_json(page), [changed, results_stamp(session), last_write_at(session)]
@@ -190,5 +218,6 @@ async def club_listed_answer(
         edition=edition,
         limit=limit,
         offset=offset,
+        days=request.app.state.settings.complaint_days,
     )
     return conditional_bytes(request, body, *stamps)

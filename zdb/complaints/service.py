@@ -266,19 +266,36 @@ def link_change(
     target: str,
     tournament_id: int | None = None,
     person_pkz: int | None = None,
+    other_pkz: int | None = None,
     place: str = "query.complaint",
     now: datetime | None = None,
 ) -> Complaint:
-    """Record that a correction (of ``tournament_id``) or a record change (of ``person_pkz``) was
-    made for a complaint; the complaint must be about that tournament or person. The caller's
-    audit entry of the change names the complaint too (its door adds ``complaint``)."""
+    """Record that a correction (of ``tournament_id``) or a record change (of ``person_pkz``, or
+    of two records made one: ``other_pkz`` too) was made for a complaint; the complaint must be
+    open and about that tournament or one of those persons. The caller's audit entry of the
+    change names the complaint too (its door adds ``complaint``)."""
     found = session.get(Complaint, complaint_id)
     if found is None or not sees(caller, found.routed_token_id, found.routed_scope):
         raise ValidationError(
             [ValidationProblem(place, Message("complaint {id} does not exist or is not yours", id=complaint_id))]
         )
-    fits = (tournament_id is not None and found.tournament_id == tournament_id) or (
-        person_pkz is not None and person_pkz in (found.person_pkz, found.filer_pkz)
+    if found.state not in OPEN:
+        # a closed complaint's links tell what was done before it was decided: nothing joins later
+        raise ValidationError(
+            [
+                ValidationProblem(
+                    place,
+                    Message(
+                        "complaint {id} is closed ({state}): a change is linked to an open complaint",
+                        id=complaint_id,
+                        state=found.state,
+                    ),
+                )
+            ]
+        )
+    persons = {pkz for pkz in (person_pkz, other_pkz) if pkz is not None}
+    fits = (tournament_id is not None and found.tournament_id == tournament_id) or bool(
+        persons & {found.person_pkz, found.filer_pkz}
     )
     if not fits:
         about = (

@@ -26,6 +26,7 @@ from zdb.messages import Message
 from zdb.reviews import service as reviews
 from zdb.reviews.rules import responsible_officer, review_applies
 from zdb.reviews.schemas import ReviewSubmittedOut
+from zdb.reviews.waiting_duplicates import refuse_waiting_equal
 from zdb.submissions.intake import Intake
 from zdb.submissions.schemas import MatchedPlayerOut, SubmissionOut, WarningOut
 from zdb.submissions.store import store_submission, withdraw_submission, writer_name
@@ -121,6 +122,10 @@ def store(
             announcement=announcement,
             announcement_place=announcement_place,
         )
+    # One equal to a submission waiting in review is refused as one equal to a stored
+    # tournament is, under the same lock (store_submission takes it again: it stacks).
+    hold(session, TOURNAMENT_IDS)
+    refuse_waiting_equal(session, intake.submission)
     stored = store_submission(
         session,
         caller,

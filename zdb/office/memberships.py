@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from zdb.audit.writer import changed_values, record_entry
 from zdb.auth.principal import Principal
+from zdb.complaints.service import link_change
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.federations.models import Club
 from zdb.messages import Message
@@ -117,9 +118,29 @@ def _becomes_member(session: Session, pkz: int, since: date) -> OrderKey | None:
     return mark_stale(session, [pkz], since)
 
 
+def _for_complaint(session: Session, caller: Principal, complaint: int | None, pkz: int, target: str) -> dict[str, Any]:
+    """Link the change to the complaint it is made for (about this person; open), and the field
+    its audit entry names it by; nothing without a complaint."""
+    if complaint is None:
+        return {}
+    link_change(session, complaint, caller, kind="record", target=target, person_pkz=pkz)
+    return {"complaint": complaint}
+
+
 def join(
-    session: Session, caller: Principal, pkz: int, club: str, *, member_no: int | None, status: str, valid_from: date
+    session: Session,
+    caller: Principal,
+    pkz: int,
+    club: str,
+    *,
+    member_no: int | None,
+    status: str,
+    valid_from: date,
+    complaint: int | None = None,
+    linked: bool = False,
 ) -> Joined:
+    """``complaint``: the change is made for that complaint (about this person): it is linked to
+    it (unless the caller ``linked`` it already) and the audit entry names it."""
     player = player_for_change(session, pkz)
     _open_club(session, club, "body.club_code")
     if status not in _STATUSES:
@@ -136,6 +157,8 @@ def join(
         player.guest = False
         session.flush()
         reach = _becomes_member(session, pkz, valid_from)
+    target = f"membership {membership.id} (player {pkz} in club {club})"
+    named = {"complaint": complaint} if linked else _for_complaint(session, caller, complaint, pkz, target)
     record_entry(
         session,
         caller.token_id,
@@ -146,12 +169,22 @@ def join(
         membership=membership.id,
         was_guest=reach is not None or None,
         recalculation_from=recalculation_from(reach),
+        **named,
     )
     return Joined(membership, reach)
 
 
-def edit_membership(session: Session, caller: Principal, membership_id: int, given: Mapping[str, Any]) -> Membership:
-    """A new number or status, a corrected start, or the leave (``valid_until``, the last day)."""
+def edit_membership(
+    session: Session,
+    caller: Principal,
+    membership_id: int,
+    given: Mapping[str, Any],
+    *,
+    complaint: int | None = None,
+    linked: bool = False,
+) -> Membership:
+    """A new number or status, a corrected start, or the leave (``valid_until``, the last day).
+    ``complaint``: the change is made for that complaint (about the member), as in ``join``."""
     membership = session.get(Membership, membership_id, with_for_update=True)
     if membership is None:
         raise NotFoundError(Message("membership {id} does not exist", id=membership_id))
@@ -181,14 +214,18 @@ def edit_membership(session: Session, caller: Principal, membership_id: int, giv
         setattr(membership, name, values[name])
     session.flush()
     action = "membership.leave" if "valid_until" in new and values["valid_until"] is not None else "membership.edit"
+    pkz = membership.player_pkz
+    target = f"membership {membership.id} (player {pkz} in club {membership.club_code})"
+    named = {"complaint": complaint} if linked else _for_complaint(session, caller, complaint, pkz, target)
     record_entry(
         session,
         caller.token_id,
         action,
-        f"player {membership.player_pkz}",
+        f"player {pkz}",
         before=old,
         after=new,
         membership=membership.id,
+        **named,
     )
     return membership
 
@@ -203,8 +240,11 @@ def transfer(
     on: date,
     member_no: int | None,
     status: str,
+    complaint: int | None = None,
 ) -> tuple[Membership, Joined]:
-    """The old membership ends the day before ``on``, the new one begins on it."""
+    """The old membership ends the day before ``on``, the new one begins on it. ``complaint``:
+    the transfer is made for that complaint (about this person): linked to it once, and both
+    audit entries name it."""
     if from_club == to_club:
         raise ValidationError([ValidationProblem("body.to_club", Message("a transfer goes to another club"))])
     old = _current(session, pkz, from_club)
@@ -225,6 +265,17 @@ def transfer(
                 )
             ]
         )
-    ended = edit_membership(session, caller, old.id, {"valid_until": last_day})
-    joined = join(session, caller, pkz, to_club, member_no=member_no, status=status, valid_from=on)
+    _for_complaint(session, caller, complaint, pkz, f"player {pkz}: transfer from club {from_club} to {to_club}")
+    ended = edit_membership(session, caller, old.id, {"valid_until": last_day}, complaint=complaint, linked=True)
+    joined = join(
+        session,
+        caller,
+        pkz,
+        to_club,
+        member_no=member_no,
+        status=status,
+        valid_from=on,
+        complaint=complaint,
+        linked=True,
+    )
     return ended, joined

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, aliased
 
 from zdb.audit.writer import record_entry
 from zdb.auth.principal import Principal
+from zdb.complaints.service import link_change
 from zdb.errors import ConflictError, NotFoundError, ValidationError, ValidationProblem
 from zdb.messages import Message
 from zdb.office.persons import EDITABLE, person_values
@@ -153,7 +154,11 @@ def _start_state(session: Session, survivor: int, absorbed: int) -> dict[str, An
     return dropped
 
 
-def merge_persons(session: Session, caller: Principal, survivor: int, absorbed: int) -> Merge:
+def merge_persons(
+    session: Session, caller: Principal, survivor: int, absorbed: int, *, complaint: int | None = None
+) -> Merge:
+    """Make two records of one person one. ``complaint``: the merge is made for that complaint
+    (about either record): it is linked to it and the audit entry names it."""
     kept, gone = _locked(session, survivor, absorbed)
     shared = _shared_tournaments(session, survivor, absorbed)
     if shared:
@@ -236,6 +241,9 @@ def merge_persons(session: Session, caller: Principal, survivor: int, absorbed: 
         mark_dirty(session, [earliest])
     reach = min(starts) if starts else None
     after = person_values(kept)
+    if complaint is not None:
+        target = f"player {survivor} (absorbed {absorbed})"
+        link_change(session, complaint, caller, kind="record", target=target, person_pkz=survivor, other_pkz=absorbed)
     record_entry(
         session,
         caller.token_id,
@@ -248,5 +256,6 @@ def merge_persons(session: Session, caller: Principal, survivor: int, absorbed: 
         memberships_moved=memberships,
         start_state_dropped=dropped,
         recalculation_from=recalculation_from(reach),
+        **({"complaint": complaint} if complaint is not None else {}),
     )
     return Merge(survivor, absorbed, moved, int(memberships), reach)

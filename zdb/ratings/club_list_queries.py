@@ -23,12 +23,20 @@ from zdb.players.models import Membership, Player
 from zdb.players.privacy import WITHHELD
 from zdb.ratings.changed_since import cached_utc, second_of
 from zdb.ratings.player_queries import rating_index
+from zdb.ratings.provisional_rows import provisional_rows
 from zdb.ratings.schemas import (
     ClubMemberRating,
 )
 from zdb.timeline.models import HistoryRow, PlayerRating
 
-__all__ = ["club_page_fields", "club_params", "club_ratings", "club_ratings_from_source", "club_statements"]
+__all__ = [
+    "club_page_fields",
+    "club_params",
+    "club_ratings",
+    "club_ratings_from_source",
+    "club_statements",
+    "mark_provisional",
+]
 
 
 #: the live list: today's ratings and today's members
@@ -141,16 +149,20 @@ def club_ratings(
     changed_since: datetime | None,
     limit: int,
     offset: int,
+    complaint_days: int | None = None,
 ) -> tuple[list[ClubMemberRating], int, datetime | None]:
     """Every current member of a club with his rating, index, last evaluation and FIDE data,
     in one query; by membership number. Non-public fields only for a caller whose scope covers
-    the club."""
+    the club. With ``complaint_days`` (the complaint period's setting) each member says whether
+    his rating rests on a provisional evaluation (``mark_provisional``)."""
     postgres = is_postgres(session)
     rows_sql, beyond_sql = club_statements(postgres, changed_since=changed_since is not None)
     params = club_params(postgres, code, changed_since=changed_since, limit=limit, offset=offset)
     rows = session.execute(rows_sql, params).mappings().all()
     beyond = None if rows else session.execute(beyond_sql, params).mappings().one()
     items, total, changed = club_page_fields(code, rows, beyond, viewer)
+    if complaint_days is not None:
+        mark_provisional(session, items, days=complaint_days)
     return [ClubMemberRating.model_validate(item) for item in items], total, changed
 
 
@@ -182,14 +194,33 @@ def _member(row: Mapping[Any, Any], visible: bool) -> dict[str, Any]:
         "last_evaluation": _year_week(row["last_evaluation"]),
         "last_evaluation_end_date": row["last_evaluation"],
         "rating_changed_at": None if row["changed_at"] is None else cached_utc(row["changed_at"]),
+        "provisional": None,  # filled for the whole page at once: ``mark_provisional``
     }
 
 
+def mark_provisional(
+    session: Session, items: Sequence[dict[str, Any]], *, days: int, until: date | None = None
+) -> None:
+    """Each member of the page says whether the rating shown rests on a provisional evaluation,
+    and why (``zdb.ratings.provisional_rows``: two statements for the page, none per member)."""
+    marks = provisional_rows(session, [item["pkz"] for item in items], days=days, until=until)
+    for item in items:
+        item["provisional"] = marks.get(item["pkz"])
+
+
 def club_ratings_from_source(
-    session: Session, code: str, viewer: Principal, source: ListSource, *, limit: int, offset: int
+    session: Session,
+    code: str,
+    viewer: Principal,
+    source: ListSource,
+    *,
+    limit: int,
+    offset: int,
+    complaint_days: int | None = None,
 ) -> tuple[list[ClubMemberRating], int, datetime | None]:
     """The members of a club on the source's day with the source's ratings, by membership number;
-    the last evaluation is the latest one up to that day. ``NotFoundError`` for an unknown club."""
+    the last evaluation is the latest one up to that day, and with ``complaint_days`` its
+    provisional mark as of today. ``NotFoundError`` for an unknown club."""
     if session.get(Club, code) is None:
         raise NotFoundError(f"no club has the code {code!r}")
     m, p, r = Membership, Player, source.ratings
@@ -212,4 +243,6 @@ def club_ratings_from_source(
     # a page beyond the last member: the answer's total all the same, as the live pull gives it
     beyond = None if rows else {"club_exists": True, "total": total, "changed": None}
     items, _, changed = club_page_fields(code, rows, beyond, viewer)
+    if complaint_days is not None:
+        mark_provisional(session, items, days=complaint_days, until=source.on)
     return [ClubMemberRating.model_validate(item) for item in items], total, changed

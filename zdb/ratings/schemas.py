@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from zdb.common.utc import UtcDateTime
 from zdb.players.schemas import CurrentClub
-from zdb.tournaments.schemas import EvaluationFigures
+from zdb.tournaments.schemas import EvaluationFigures, ProvisionalOut
 
 __all__ = [
     "ClassicTermsOut",
@@ -34,6 +34,11 @@ __all__ = [
 
 Stage = Literal["established", "stage1", "stage2", "unrated"]
 
+_PROVISIONAL = (
+    "why the rating shown rests on a provisional evaluation (its last evaluation in review, inside its complaint "
+    "period, or with an open complaint); null where it is definitive or the person was never evaluated"
+)
+
 
 class TopListEntry(BaseModel):
     rank: int = Field(description="equal ratings share a rank", examples=[1])
@@ -47,6 +52,7 @@ class TopListEntry(BaseModel):
     rating: int = Field(examples=[2143])
     rating_index: int = Field(examples=[57])
     clubs: list[CurrentClub] = Field(description="current memberships")
+    provisional: ProvisionalOut | None = Field(default=None, description=_PROVISIONAL)
 
 
 class ClubMemberRating(BaseModel):
@@ -74,6 +80,7 @@ class ClubMemberRating(BaseModel):
     )
     last_evaluation_end_date: date | None = Field(examples=["2026-09-20"])
     rating_changed_at: UtcDateTime | None = Field(examples=["2026-09-21T08:15:00Z"])
+    provisional: ProvisionalOut | None = Field(default=None, description=_PROVISIONAL)
 
 
 class RatingChange(BaseModel):
@@ -238,3 +245,4 @@ class StandardTopListEntry(BaseModel):
     rating_index: int = Field(examples=[57])
     club_code: str = Field(description="his first current club in the federation asked for", examples=["C0327"])
     club_name: str = Field(examples=["SK Musterstadt 1920"])
+    provisional: ProvisionalOut | None = Field(default=None, description=_PROVISIONAL)

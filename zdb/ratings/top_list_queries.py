@@ -12,6 +12,7 @@ from zdb.editions.sources import ListSource
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import public_name_column
 from zdb.ratings.player_queries import current_clubs
+from zdb.ratings.provisional_rows import provisional_rows
 from zdb.ratings.schemas import (
     TopListEntry,
 )
@@ -32,11 +33,15 @@ def top_list(
     limit: int,
     offset: int,
     source: ListSource | None = None,
+    complaint_days: int | None = None,
 ) -> tuple[list[TopListEntry], int, datetime | None]:
     """Rated players (guests never), best first; equal ratings share a rank. Age is ``year``
     minus birth year: an age filter leaves out players whose birth year is unknown. Federation
     and ``active`` look at current memberships (in a club of the subtree, when given); with a
-    ``source``, its ratings and the memberships of its day (``at=``, ``edition=``)."""
+    ``source``, its ratings and the memberships of its day (``at=``, ``edition=``). With
+    ``complaint_days`` (the complaint period's setting) each row says whether the rating shown
+    rests on a provisional evaluation (``zdb.ratings.provisional_rows``: two statements for
+    the page)."""
     source = source or ListSource(PlayerRating)
     p, r, m = Player, source.ratings, Membership
     conditions: list[ColumnElement[bool]] = [r.rating.is_not(None), p.guest.is_(False)]
@@ -80,6 +85,11 @@ def top_list(
         select(ranked).order_by(ranked.c.rank, ranked.c.surname, ranked.c.pkz).limit(limit).offset(offset)
     ).all()
     clubs = current_clubs(session, [row.pkz for row in rows])
+    marks = (
+        {}
+        if complaint_days is None
+        else provisional_rows(session, [row.pkz for row in rows], days=complaint_days, until=source.on)
+    )
     items = [
         TopListEntry(
             rank=row.rank,
@@ -93,6 +103,7 @@ def top_list(
             rating=row.rating,
             rating_index=row.rating_index,
             clubs=clubs[row.pkz],
+            provisional=marks.get(row.pkz),
         )
         for row in rows
     ]

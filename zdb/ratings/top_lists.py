@@ -23,7 +23,9 @@ from sqlalchemy.orm import Session
 from zdb.common.like import like_pattern
 from zdb.federations.models import Club
 from zdb.players.models import Membership, Player
+from zdb.ratings.provisional_rows import provisional_rows
 from zdb.timeline.models import PlayerRating
+from zdb.tournaments.schemas import ProvisionalOut
 
 __all__ = ["TOP_LISTS", "TopListKind", "TopListRow", "top_list"]
 
@@ -74,10 +76,22 @@ class TopListRow:
     rating_index: int
     club_code: str
     club_name: str
+    provisional: ProvisionalOut | None = None
 
 
-def top_list(session: Session, kind: TopListKind, *, federation: str, year: int, limit: int) -> list[TopListRow]:
-    """The best ``limit`` of a standard list in the subtree ``federation`` (``""``: everyone)."""
+def top_list(
+    session: Session,
+    kind: TopListKind,
+    *,
+    federation: str,
+    year: int,
+    limit: int,
+    complaint_days: int | None = None,
+) -> list[TopListRow]:
+    """The best ``limit`` of a standard list in the subtree ``federation`` (``""``: everyone).
+    With ``complaint_days`` (the complaint period's setting) each row says whether the rating
+    shown rests on a provisional evaluation (``zdb.ratings.provisional_rows``: two statements
+    for the list)."""
     rule = TOP_LISTS[kind]
     p, r, m = Player, PlayerRating, Membership
     membership: list[ColumnElement[bool]] = [m.player_pkz == p.pkz, m.valid_until.is_(None)]
@@ -132,6 +146,7 @@ def top_list(session: Session, kind: TopListKind, *, federation: str, year: int,
         )
         .limit(limit)
     ).all()
+    marks = {} if complaint_days is None else provisional_rows(session, [row.pkz for row in rows], days=complaint_days)
     return [
         TopListRow(
             rank=row.rank,
@@ -143,6 +158,7 @@ def top_list(session: Session, kind: TopListKind, *, federation: str, year: int,
             rating_index=row.rating_index,
             club_code=row.club_code,
             club_name=row.club_name,
+            provisional=marks.get(row.pkz),
         )
         for row in rows
     ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, CheckConstraint, Date, DateTime, ForeignKey, Index, String
+from sqlalchemy import JSON, Boolean, CheckConstraint, Date, DateTime, ForeignKey, Index, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from zdb.orm import Base
@@ -58,6 +58,14 @@ class Review(Base):
         CheckConstraint("state = 'waiting' OR (decided_by IS NOT NULL AND decided_at IS NOT NULL)", name="decided"),
         CheckConstraint("state <> 'rejected' OR reason IS NOT NULL", name="rejected_reason"),
         Index("ix_reviews_state_responsible", "state", "responsible_prefix"),
+        # two equal submissions racing each other are never both held (``zdb.reviews.waiting_duplicates``)
+        Index(
+            "uq_reviews_waiting_fingerprint",
+            "fingerprint",
+            unique=True,
+            postgresql_where=text("state = 'waiting'"),
+            sqlite_where=text("state = 'waiting'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -74,6 +82,9 @@ class Review(Base):
     games: Mapped[int]
     #: the checked submission (``zdb.reviews.stored_submission``)
     submission: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: its canonical content as a hash (``zdb.tournaments.duplicates.fingerprint``; null: held
+    #: before it was kept, 0020)
+    fingerprint: Mapped[str | None] = mapped_column(String(64))
     announcement_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_announcements.id"))
     submitted_by: Mapped[str] = mapped_column(String(100))
     submitter_token_id: Mapped[int | None] = mapped_column(ForeignKey("api_tokens.id"), index=True)

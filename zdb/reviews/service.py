@@ -32,9 +32,10 @@ from zdb.messages import Message
 from zdb.reviews.models import Review
 from zdb.reviews.rules import officer_prefixes, responsible_officer
 from zdb.reviews.stored_submission import intake_from_json, intake_to_json
+from zdb.reviews.waiting_duplicates import refuse_waiting_equal
 from zdb.submissions.intake import Intake
 from zdb.tournaments.announcements import claim as claim_announcement
-from zdb.tournaments.duplicates import check_duplicates, remember_fingerprint
+from zdb.tournaments.duplicates import check_duplicates, fingerprint, remember_fingerprint
 from zdb.tournaments.models import Announcement
 from zdb.tournaments.person_facts import learn_birth_years
 from zdb.tournaments.service import submit_tournaments
@@ -96,8 +97,10 @@ def hold(
     Its newcomers were created when it arrived (the officer's preview names them, and the
     approval stores games by person number); a rejected file's newcomers stay as records
     without games, for the office to merge or keep. The birth years it teaches are learned only
-    on approval."""
+    on approval. One equal to a submission waiting already is refused by name
+    (``zdb.reviews.waiting_duplicates``); the caller holds the tournament-id lock."""
     submission = intake.submission
+    refuse_waiting_equal(session, submission)
     corrected = submission.tournament_id
     if corrected is not None:
         waiting = session.execute(
@@ -127,6 +130,7 @@ def hold(
         players=len(submission.players),
         games=len(submission.games),
         submission=intake_to_json(intake),
+        fingerprint=fingerprint(submission),
         announcement_id=None if announcement is None else announcement.id,
         submitted_by=by,
         submitter_token_id=caller.token_id,

@@ -37,6 +37,7 @@ from zdb.web.routes import (
     staff_memberships,
     staff_persons,
     staff_portal_clients,
+    staff_reviews,
     tournaments,
 )
 
@@ -71,6 +72,7 @@ def install_web(app: FastAPI) -> None:
         staff_memberships,
         staff_clubs,
         staff_federations,
+        staff_reviews,
         language,
     ):
         app.include_router(module.router)

@@ -18,7 +18,7 @@ TOP = 10
 LATEST = 8
 
 
-def overview(session: Session) -> dict[str, Any]:
+def overview(session: Session, *, complaint_days: int) -> dict[str, Any]:
     top, top_total, _ = top_list(
         session,
         federation=None,
@@ -29,6 +29,7 @@ def overview(session: Session) -> dict[str, Any]:
         year=datetime.now(UTC).year,
         limit=TOP,
         offset=0,
+        complaint_days=complaint_days,
     )
     latest, _, _ = list_tournaments(
         session,

@@ -59,7 +59,12 @@ PrefixPath = Annotated[str, Path(min_length=1, max_length=4, description="the fe
 
 ComplaintRef = Annotated[
     int | None,
-    Query(ge=1, le=2**31 - 1, description="the complaint (about this person) the change is made for: linked to it"),
+    Query(
+        ge=1,
+        le=2**31 - 1,
+        description="the open complaint (about this person; a merge: about either record) the change is made for: "
+        "linked to it, and the audit entries name it",
+    ),
 ]
 
 
@@ -166,8 +171,10 @@ def edit_person(
     "event of either record.",
     responses=_WRITE_PROBLEMS,
 )
-def merge(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: MergeIn) -> MergeOut:
-    done = merge_persons(session, caller, pkz, body.absorb)
+def merge(
+    *, session: RequestSession, caller: Admin, pkz: PersonNumber, body: MergeIn, complaint: ComplaintRef = None
+) -> MergeOut:
+    done = merge_persons(session, caller, pkz, body.absorb, complaint=complaint)
     return MergeOut(
         survivor=done.survivor,
         absorbed=done.absorbed,
@@ -207,9 +214,18 @@ def person_memberships(*, session: RequestSession, caller: Admin, pkz: PersonNum
     summary="A person joins a club (admin)",
     responses=_WRITE_PROBLEMS,
 )
-def join_club(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: MembershipIn) -> JSONResponse:
+def join_club(
+    *, session: RequestSession, caller: Admin, pkz: PersonNumber, body: MembershipIn, complaint: ComplaintRef = None
+) -> JSONResponse:
     joined = memberships.join(
-        session, caller, pkz, body.club_code, member_no=body.member_no, status=body.status, valid_from=body.valid_from
+        session,
+        caller,
+        pkz,
+        body.club_code,
+        member_no=body.member_no,
+        status=body.status,
+        valid_from=body.valid_from,
+        complaint=complaint,
     )
     out = _membership(joined.membership, joined.reach)
     return _created(out.model_dump(mode="json"), f"/api/v1/players/{pkz}/memberships")
@@ -222,9 +238,15 @@ def join_club(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body
     responses=_WRITE_PROBLEMS,
 )
 def edit_membership(
-    *, session: RequestSession, caller: Admin, membership_id: MembershipId, body: MembershipPatch
+    *,
+    session: RequestSession,
+    caller: Admin,
+    membership_id: MembershipId,
+    body: MembershipPatch,
+    complaint: ComplaintRef = None,
 ) -> MembershipOut:
-    return _membership(memberships.edit_membership(session, caller, membership_id, body.model_dump(exclude_unset=True)))
+    given = body.model_dump(exclude_unset=True)
+    return _membership(memberships.edit_membership(session, caller, membership_id, given, complaint=complaint))
 
 
 @router.post(
@@ -233,7 +255,9 @@ def edit_membership(
     summary="A person moves to another club (admin)",
     responses=_WRITE_PROBLEMS,
 )
-def transfer(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body: TransferIn) -> TransferOut:
+def transfer(
+    *, session: RequestSession, caller: Admin, pkz: PersonNumber, body: TransferIn, complaint: ComplaintRef = None
+) -> TransferOut:
     ended, joined = memberships.transfer(
         session,
         caller,
@@ -243,6 +267,7 @@ def transfer(*, session: RequestSession, caller: Admin, pkz: PersonNumber, body:
         on=body.date,
         member_no=body.member_no,
         status=body.status,
+        complaint=complaint,
     )
     return TransferOut(ended=_membership(ended), joined=_membership(joined.membership, joined.reach))
 

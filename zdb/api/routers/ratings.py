@@ -73,6 +73,7 @@ def top_list(
         limit=paging.limit,
         offset=paging.offset,
         source=source,
+        complaint_days=request.app.state.settings.complaint_days,
     )
     return conditional_json(request, paging.page(items, total), stamp, status_queries.results_stamp(session))
 

@@ -21,10 +21,10 @@ from zdb.endpoints.dependencies import INT32_MAX, Caller, Paging, RequestSession
 from zdb.endpoints.pagination import Page
 from zdb.federations.settings import require_federation
 from zdb.reviews import directory as people
-from zdb.reviews import queries
+from zdb.reviews import office_writes, queries
 from zdb.reviews import service as reviews
 from zdb.reviews.models import ReviewSetting
-from zdb.reviews.rules import effective_review, remove_officer, set_officer, set_review_rule, set_trusted
+from zdb.reviews.rules import effective_review, set_trusted
 from zdb.reviews.schemas import (
     ContactIn,
     ContactOut,
@@ -164,9 +164,7 @@ def review_rule(*, request: Request, session: RequestSession, prefix: Prefix) ->
     responses=problems(401, 403, 404),
 )
 def put_review_rule(*, session: RequestSession, caller: Admin, prefix: Prefix, body: ReviewRuleIn) -> ReviewRuleOut:
-    require_federation(session, prefix)
-    before, after = set_review_rule(session, prefix, review=body.review, trusted_exempt=body.trusted_exempt)
-    record_entry(session, caller.token_id, "federation.review", f"federation {prefix}", before=before, after=after)
+    office_writes.change_review_rule(session, caller, prefix, body)
     return _rule_out(session, prefix)
 
 
@@ -180,11 +178,7 @@ def put_review_rule(*, session: RequestSession, caller: Admin, prefix: Prefix, b
     responses=problems(401, 403, 404),
 )
 def put_officer(*, session: RequestSession, caller: Admin, prefix: Prefix, body: OfficerIn) -> DirectoryEntryOut:
-    require_federation(session, prefix)
-    before, after = set_officer(
-        session, prefix, name=body.name, email=body.email, token_id=body.token_id, by=writer_name(caller)
-    )
-    record_entry(session, caller.token_id, "federation.officer", f"federation {prefix}", before=before, after=after)
+    office_writes.name_officer(session, caller, prefix, body)
     return people.federation_entry(session, prefix)
 
 
@@ -197,8 +191,7 @@ def put_officer(*, session: RequestSession, caller: Admin, prefix: Prefix, body:
     responses=problems(401, 403, 404),
 )
 def delete_officer(*, session: RequestSession, caller: Admin, prefix: Prefix) -> Response:
-    before = remove_officer(session, prefix)
-    record_entry(session, caller.token_id, "federation.officer", f"federation {prefix}", before=before, after=None)
+    office_writes.unname_officer(session, caller, prefix)
     return Response(status_code=204)
 
 

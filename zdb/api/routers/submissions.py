@@ -27,11 +27,11 @@ from zdb.endpoints.dependencies import Caller, QueryDate, RequestSession, Tourna
 from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.reviews.schemas import ReviewSubmittedOut
+from zdb.reviews.waiting_duplicates import duplicate_and_waiting_notes
 from zdb.submissions.intake import Intake, TrfMeta, intake_json, intake_trf
 from zdb.submissions.json_reading import JsonTournament, read_tournament_json
 from zdb.submissions.preview import preview, record_preview
 from zdb.submissions.schemas import PreviewOut, SubmissionOut, WarningOut
-from zdb.tournaments.duplicates import duplicate_notes
 
 __all__ = ["requires_token", "router"]
 
@@ -251,7 +251,8 @@ def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOu
     it equals or resembles, as its submission would be answered."""
     answer = preview(session, intake)
     answer.warnings += [
-        WarningOut(place=w.place, message=w.message) for w in duplicate_notes(session, intake.submission).warnings
+        WarningOut(place=w.place, message=w.message)
+        for w in duplicate_and_waiting_notes(session, intake.submission).warnings
     ]
     record_preview(session, caller, intake)
     return answer

@@ -45,6 +45,7 @@ def standard_top_list(
 ) -> Response:
     if federation:
         list_queries.require_federation(session, federation)
-    rows = top_list(session, kind, federation=federation, year=datetime.now(UTC).year, limit=limit)
+    days = request.app.state.settings.complaint_days
+    rows = top_list(session, kind, federation=federation, year=datetime.now(UTC).year, limit=limit, complaint_days=days)
     entries = [StandardTopListEntry(**asdict(row)) for row in rows]
     return conditional_bytes(request, _ENTRIES.dump_json(entries), results_stamp(session))

@@ -44,7 +44,10 @@ def club_page(
     sort: Annotated[Sort, Query()] = "rating",
 ) -> HTMLResponse:
     found = club(session, code)
-    members, total, _ = club_ratings(session, code, PUBLIC, changed_since=None, limit=MEMBER_LIMIT, offset=0)
+    days = request.app.state.settings.complaint_days
+    members, total, _ = club_ratings(
+        session, code, PUBLIC, changed_since=None, limit=MEMBER_LIMIT, offset=0, complaint_days=days
+    )
     return render(
         request,
         "club.html",

@@ -23,6 +23,7 @@ from zdb.errors import NotFoundError
 from zdb.federations.models import Club
 from zdb.messages import Message
 from zdb.ratings import dewis_queries, list_queries, player_queries
+from zdb.ratings.provisional_rows import provisional_rows
 from zdb.ratings.top_lists import TOP_LISTS, TopListKind, top_list
 from zdb.web.federation_names import federation_name
 from zdb.web.i18n import mark
@@ -68,7 +69,8 @@ def club_members(
         raise NotFoundError(Message("no club has the code {code!r}", code=code))
     members, _ = list_queries.club_members(session, code, list_source(session, at=None, edition=None))
     ordered = sorted(members, key=lambda m: (m.rating is None, -(m.rating or 0), m.surname, m.given_name))
-    return _framed(request, "embed_club.html", {"club": found, "members": ordered})
+    marks = provisional_rows(session, [m.pkz for m in ordered], days=request.app.state.settings.complaint_days)
+    return _framed(request, "embed_club.html", {"club": found, "members": ordered, "marks": marks})
 
 
 @router.get("/embed/players/{pkz}/latest", response_class=HTMLResponse)
@@ -90,7 +92,10 @@ def top(
     prefix = "" if federation == "all" else federation
     if prefix:
         list_queries.require_federation(session, prefix)
-    rows = top_list(session, kind, federation=prefix, year=datetime.now(UTC).year, limit=TOP_LENGTH)
+    days = request.app.state.settings.complaint_days
+    rows = top_list(
+        session, kind, federation=prefix, year=datetime.now(UTC).year, limit=TOP_LENGTH, complaint_days=days
+    )
     name = federation_name(session, prefix) if prefix else None
     context = {"rows": rows, "title": TITLES[kind], "federation": name, "kinds": list(TOP_LISTS), "prefix": federation}
     return _framed(request, "embed_top.html", context)

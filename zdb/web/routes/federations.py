@@ -55,6 +55,7 @@ def _page(request: Request, session: Session, prefix: str, *, age_min: str, age_
             year=datetime.now(UTC).year,
             limit=TOP_LIMIT,
             offset=0,
+            complaint_days=request.app.state.settings.complaint_days,
         )
     return render(
         request,

@@ -32,8 +32,8 @@ from zdb.fide.report import fide_report, report_file_name
 from zdb.formats.trf.writer import TrfVersion
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
+from zdb.reviews.waiting_duplicates import duplicate_and_waiting_notes
 from zdb.submissions.preview import preview, record_preview
-from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.tournaments.states import tournament_states
 from zdb.web.referee_session import referee, require_same_origin, sign_out, start
@@ -211,7 +211,7 @@ def upload(
                 intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
                 context["preview"] = preview(session, intake)
                 record_preview(session, caller, intake)
-                duplicates = duplicate_notes(session, intake.submission)
+                duplicates = duplicate_and_waiting_notes(session, intake.submission)
                 context["confirmable"] = duplicates.confirmable
                 context["warnings"] = (*intake.warnings, *duplicates.warnings)
     except ValidationError as error:

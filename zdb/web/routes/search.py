@@ -58,7 +58,11 @@ def _results(session: Session, q: str, page: int) -> dict[str, Any]:
 
 @router.get("/", response_class=HTMLResponse)
 def search_page(request: Request, session: RequestSession, q: SearchText = "", page: PageNumber = 1) -> HTMLResponse:
-    return render(request, "search.html", _results(session, q, page) | overview(session))
+    return render(
+        request,
+        "search.html",
+        _results(session, q, page) | overview(session, complaint_days=request.app.state.settings.complaint_days),
+    )
 
 
 @router.get("/search/results", response_class=HTMLResponse)
