@@ -32,6 +32,7 @@ from zdb.fide.report import fide_report, report_file_name
 from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.submissions.preview import preview, record_preview
+from zdb.submissions.readers import Submitted
 from zdb.tournaments.duplicates import duplicate_notes
 from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.tournaments.states import tournament_states
@@ -40,7 +41,7 @@ from zdb.web.rendering import render, translate
 from zdb.web.routes.language import local_path
 from zdb.web.routes.router import page_router
 from zdb.web.submission_impact import submission_impact
-from zdb.web.uploads import Upload, UploadForm, read_upload
+from zdb.web.uploads import UploadForm, read_upload
 
 __all__ = ["router"]
 
@@ -264,7 +265,7 @@ def fide_report_download(request: Request, session: RequestSession, tournament_i
     )
 
 
-def _digest(upload: Upload, tournament_id: int | None) -> str:
+def _digest(upload: Submitted, tournament_id: int | None) -> str:
     meta = "" if upload.meta is None else repr(upload.meta)
     return request_hash("POST", f"/referee/upload/{tournament_id or ''}", meta, upload.data)
 
@@ -273,7 +274,7 @@ def _store(
     request: Request,
     session: Session,
     caller: Principal,
-    upload: Upload,
+    upload: Submitted,
     *,
     key: str | None,
     tournament_id: int | None,
