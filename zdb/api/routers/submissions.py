@@ -242,8 +242,8 @@ Meta = Annotated[TrfMeta, Depends(_trf_meta)]
 class Sent:
     """What a request sent, before it is read: the digest its idempotency key is held to, and how
     to read it (``zdb.submissions.readers``). Read only once the stored tournament a correction
-    names was found, so that a request for a tournament that does not exist is a 404 whatever
-    its body."""
+    names was found, so that a correction of a tournament that does not exist is a 404 before
+    the problems of its body are looked at."""
 
     digest: str
     read: Callable[[], Submitted]
