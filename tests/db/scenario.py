@@ -1,4 +1,4 @@
-"""Helpers of the database scenarios: submit a replay document, recalculate, compare."""
+"""Helpers of the database scenarios: submit an events file, recalculate, compare."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from sqlalchemy import inspect, select, text
 
 from tests.vector_compare import assert_rows, canonical_states
 from zdb.db import engine_for, unit_of_work
-from zdb.exchange.replay_export import export_replay
-from zdb.exchange.replay_import import import_replay_document
+from zdb.exchange.events_import import import_events
+from zdb.exchange.results_export import export_results
 from zdb.recalculation.recalculate import RecalcOutcome
 from zdb.recalculation.run import run_recalculation
 from zdb.recalculation.verify import verify
@@ -20,7 +20,7 @@ from zdb.timeline.models import RecalcState
 
 def submit(url: str, document: dict[str, Any]) -> dict[str, int]:
     with unit_of_work(engine_for(url)) as session:
-        return import_replay_document(session, document, by="test")
+        return import_events(session, document, by="test")
 
 
 def recalc(url: str, from_scratch: bool = False) -> RecalcOutcome:
@@ -34,7 +34,7 @@ def differences(url: str) -> list[str]:
 
 def exported(url: str) -> dict[str, Any]:
     with unit_of_work(engine_for(url)) as session:
-        return export_replay(session)
+        return export_results(session)
 
 
 def is_clean(url: str) -> bool:

@@ -17,7 +17,7 @@ from tests.conftest import VECTORS
 from tests.db.scenario import assert_export_equals, exported
 from zdb.cli import main
 from zdb.db import database_name, engine_for
-from zdb.exchange import replay_import
+from zdb.exchange import events_import
 from zdb.migrate import downgrade, upgrade
 from zdb.timeline.models import PlayerRating
 
@@ -88,7 +88,7 @@ def test_a_refused_tournament_among_others_is_named(database_url: str, tmp_path:
 def test_a_large_import_checks_its_keys_once_at_the_end(
     postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(replay_import, "OWN_TABLES_FROM", 1)  # every import counts as large
+    monkeypatch.setattr(events_import, "OWN_TABLES_FROM", 1)  # every import counts as large
     document = {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]}
     code, _, err = _zdb(postgres_url, "import", _file(tmp_path, document))
     assert code == 0, err

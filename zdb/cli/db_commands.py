@@ -95,8 +95,8 @@ def verify_command(limit: int, url: str | None) -> None:
 @click.option("--no-recalc", is_flag=True, help="Store the submissions only.")
 @DATABASE_URL
 def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None:
-    """Take in a time line in the vectors' replay input format, then recalculate."""
-    from zdb.exchange.replay_import import import_replay_document
+    """Take in an events file (the vectors' replay input format), then recalculate."""
+    from zdb.exchange.events_import import import_events
     from zdb.recalculation.run import run_recalculation
 
     source = file.name if file.name != "<stdin>" else "stdin"
@@ -105,7 +105,7 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
     with reported_input_errors(source):
         try:
             with unit_of_work(engine) as session:
-                counts = import_replay_document(session, document, by=by)
+                counts = import_events(session, document, by=by)
         except DomainError as error:
             fail(source, str(error))
         except (DataError, IntegrityError) as error:
@@ -121,11 +121,11 @@ def import_command(file: Any, by: str, no_recalc: bool, url: str | None) -> None
 @DATABASE_URL
 def export_command(url: str | None) -> None:
     """Print the stored results in the vectors' replay ``expected`` format."""
-    from zdb.exchange.replay_export import export_replay
+    from zdb.exchange.results_export import export_results
     from zdb.timeline.state import is_dirty
 
     with unit_of_work(migrated(url)) as session:
-        document = export_replay(session)
+        document = export_results(session)
         pending = is_dirty(session)
     click.echo(json.dumps(document, ensure_ascii=False, indent=2))
     if pending:

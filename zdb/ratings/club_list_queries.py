@@ -36,6 +36,7 @@ __all__ = [
     "club_ratings_from_source",
     "club_statements",
     "mark_provisional",
+    "member_list",
 ]
 
 
@@ -73,6 +74,24 @@ def _member_columns(source: ListSource) -> tuple[Any, ...]:
         last_evaluation.label("last_evaluation"),
         func.count(p.pkz).over().label("total"),
         func.max(r.changed_at).over().label("changed"),
+    )
+
+
+def member_list(source: ListSource, *membership: ColumnElement[bool]) -> Select[*tuple[Any, ...]]:
+    """The one statement of a member list from a list source: the memberships of the source's day
+    matching ``membership``, each member with the columns of ``_member_columns``, by membership
+    number. A club's pull ``at=`` a day or of an ``edition=`` pages it; the federation's files
+    (``zdb.ratings.list_queries``) add their columns and order it by club first. (The live club
+    list's hot statements, ``club_statements``, select the same columns from the club outward, so
+    that a club without members still answers one row.)"""
+    m, p, r = Membership, Player, source.ratings
+    return (
+        select(*_member_columns(source))
+        .select_from(m)
+        .join(p, p.pkz == m.player_pkz)
+        .outerjoin(r, r.player_pkz == p.pkz)
+        .where(*membership, *source.member_on_day())
+        .order_by(m.member_no.is_(None), m.member_no, p.pkz)
     )
 
 
@@ -223,23 +242,10 @@ def club_ratings_from_source(
     provisional mark as of today. ``NotFoundError`` for an unknown club."""
     if session.get(Club, code) is None:
         raise NotFoundError(f"no club has the code {code!r}")
-    m, p, r = Membership, Player, source.ratings
+    m = Membership
     matching = [m.club_code == code, *source.member_on_day()]
     total = session.execute(select(func.count()).select_from(m).where(*matching)).scalar_one()
-    rows = (
-        session.execute(
-            select(*_member_columns(source))
-            .select_from(m)
-            .join(p, p.pkz == m.player_pkz)
-            .outerjoin(r, r.player_pkz == p.pkz)
-            .where(*matching)
-            .order_by(m.member_no.is_(None), m.member_no, p.pkz)
-            .limit(limit)
-            .offset(offset)
-        )
-        .mappings()
-        .all()
-    )
+    rows = session.execute(member_list(source, m.club_code == code).limit(limit).offset(offset)).mappings().all()
     # a page beyond the last member: the answer's total all the same, as the live pull gives it
     beyond = None if rows else {"club_exists": True, "total": total, "changed": None}
     items, _, changed = club_page_fields(code, rows, beyond, viewer)

@@ -1,11 +1,13 @@
 """The SQL behind the federation's files for club software (``zdb.formats.dsb_files``).
 
 Each file is one set-based query, whatever its size: the members of a whole federation with
-their ratings and last evaluation, its clubs, its federations. The last evaluation is the latest
-evaluated tournament of the player's history (the same definition as the JSON club list of
-``zdb.ratings.club_list_queries.club_ratings``), picked by a window over the history rows of exactly the
-players listed, so that no query runs per player. Only public data is selected: the birth date
-never leaves the database here.
+their ratings and last evaluation, its clubs, its federations. The members are the club lists'
+own statement (``zdb.ratings.club_list_queries.member_list``: who is listed on the source's day,
+with which rating), so that a file and a club's pull can never list different people. The last
+evaluation is the latest evaluated tournament of the player's history, as the club list's; its
+tournament is picked by a window over the history rows of exactly the players listed. Only public
+data leaves this module: the names of those who object to publication are withheld in the
+statement, and the birth date is never read from its rows.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from zdb.lists.fide_queries import fide_row_condition, listed_week_date
 from zdb.lists.models import FideRatingRow, ListBaseline
 from zdb.players.models import Membership, Player
 from zdb.players.privacy import public_name_column
+from zdb.ratings.club_list_queries import member_list
 from zdb.timeline.models import HistoryRow, PlayerRating
 
 __all__ = ["club_members", "federation_clubs", "federation_members", "federations_of", "require_federation"]
@@ -43,7 +46,7 @@ def _members(
     and membership number; and the latest rating change among them. With a ``source``: its
     ratings, the memberships of its day, the last evaluation up to that day."""
     source = source or ListSource(PlayerRating)
-    m, p, r, h = Membership, Player, source.ratings, HistoryRow
+    m, p, h = Membership, Player, HistoryRow
     current = [*source.member_on_day(), *membership]
     until = [] if source.on is None else [h.event_date <= source.on]
     listed = select(m.player_pkz).where(*current)
@@ -61,22 +64,14 @@ def _members(
     )
     last = select(ranked.c.player_pkz, ranked.c.event_date, ranked.c.tournament_id).where(ranked.c.n == 1).subquery()
     f, b = FideRatingRow, ListBaseline
+    # the club lists' own statement (``member_list``), with what the files add, by club first
     rows = session.execute(
-        select(
+        member_list(source, *membership)
+        .add_columns(
             m.club_code,
-            m.member_no,
-            m.status,
-            p.pkz,
             p.external_id,
-            public_name_column(p.surname).label("surname"),
-            public_name_column(p.given_name, given=True).label("given_name"),
-            p.sex,
-            p.birth_year,
-            p.fide_id,
-            p.nation,
-            r.rating,
-            r.rating_index,
-            r.changed_at,
+            public_name_column(p.surname).label("public_surname"),
+            public_name_column(p.given_name, given=True).label("public_given_name"),
             last.c.event_date,
             last.c.tournament_id,
             f.standard.label("fide_rating"),
@@ -86,12 +81,10 @@ def _members(
             f.blitz.label("fide_blitz"),
             b.last_evaluation.label("listed_week"),
         )
-        .join(p, p.pkz == m.player_pkz)
-        .outerjoin(r, r.player_pkz == p.pkz)
         .outerjoin(last, last.c.player_pkz == p.pkz)
         .outerjoin(f, fide_row_condition(p.fide_id))
         .outerjoin(b, b.player_pkz == p.pkz)
-        .where(*current)
+        .order_by(None)
         .order_by(m.club_code, m.member_no.is_(None), m.member_no, p.pkz)
     ).all()
     members = [
@@ -100,8 +93,8 @@ def _members(
             club_code=row.club_code,
             member_no=row.member_no,
             status=row.status,
-            surname=row.surname,
-            given_name=row.given_name,
+            surname=row.public_surname,
+            given_name=row.public_given_name,
             sex=row.sex,
             birth_year=row.birth_year,
             rating=row.rating,

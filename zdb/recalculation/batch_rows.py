@@ -6,7 +6,7 @@ new and changed steps of an incremental one) collects them here and encodes thei
 binary COPY data (``zdb.binary_copy``) from those arrays: no line of text and no row object per
 participant. Steps of which only some players' rows are stored (``mending``), and conversions
 and start ratings, keep the text lines of ``copy_lines``; both forms write the same values
-(``tests/db/test_batch_rows.py`` compares them through the server).
+(``tests/recalculation/test_batch_rows.py`` compares them through the server).
 """
 
 from __future__ import annotations

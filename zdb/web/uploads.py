@@ -1,5 +1,6 @@
-"""What a referee uploads, to the intake of ``zdb.submissions.intake``: a JSON tournament (the
-API's submission format) or a TRF file with the form's fields for what it does not say.
+"""What a referee uploads, read by the reader its file asks for (``zdb.submissions.readers``): a
+JSON tournament (the API's submission format) or a TRF or SWT file with the form's fields for
+what it does not say.
 
 Every problem, the JSON's field paths and the TRF's lines included, is raised as one
 ``ValidationError``, as the API does.
@@ -11,16 +12,13 @@ import json
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy.orm import Session
-
-from zdb.auth.principal import Principal
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
-from zdb.submissions.intake import Intake, TrfMeta, intake_json, intake_trf
-from zdb.submissions.json_reading import JsonTournament, read_tournament_json
+from zdb.submissions.intake import TrfMeta
+from zdb.submissions.readers import Submitted, read_file, read_json
 from zdb.web.form_values import optional_date
 
-__all__ = ["Upload", "UploadForm", "read_upload"]
+__all__ = ["UploadForm", "read_upload"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,35 +31,6 @@ class UploadForm:
     end_date: str = ""
     time_control: str = ""
     youth_u12: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Upload:
-    """A read upload: the federation it is for (to authorise before the intake) and how to make
-    its intake."""
-
-    federation: str | None
-    body: JsonTournament | None
-    meta: TrfMeta | None
-    data: bytes
-
-    def intake(
-        self,
-        session: Session,
-        *,
-        create: bool,
-        caller: Principal,
-        tournament_id: int | None = None,
-        learn: bool = True,
-    ) -> Intake:
-        if self.body is not None:
-            return intake_json(
-                session, self.body, create=create, caller=caller, tournament_id=tournament_id, learn=learn
-            )
-        assert self.meta is not None
-        return intake_trf(
-            session, self.data, self.meta, create=create, caller=caller, tournament_id=tournament_id, learn=learn
-        )
 
 
 def _is_json(filename: str, data: bytes) -> bool:
@@ -94,7 +63,8 @@ def _trf_meta(form: UploadForm) -> TrfMeta:
     )
 
 
-def read_upload(filename: str, data: bytes, form: UploadForm) -> Upload:
+def read_upload(filename: str, data: bytes, form: UploadForm) -> Submitted:
+    """The upload read as JSON (by its name or its first character) or as a TRF or SWT file."""
     if not data.strip():
         raise ValidationError([ValidationProblem("file", Message("the file is empty (or none was chosen)"))])
     if _is_json(filename, data):
@@ -102,9 +72,5 @@ def read_upload(filename: str, data: bytes, form: UploadForm) -> Upload:
             raw = json.loads(data)
         except (ValueError, UnicodeDecodeError) as error:
             raise ValidationError([ValidationProblem("body", f"the file is not JSON: {error}")]) from None
-        body = read_tournament_json(raw)
-        if body.federation is None:
-            raise ValidationError(body.problems)
-        return Upload(body.federation, body, None, data)
-    meta = _trf_meta(form)
-    return Upload(meta.federation, None, meta, data)
+        return read_json(raw, data)
+    return read_file(data, _trf_meta(form))

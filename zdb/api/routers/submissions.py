@@ -9,10 +9,19 @@ included. Every write is recorded in the audit log with the token and the time.
 
 Who may write: an ``admin``, or a ``referee`` whose scope (a club-code prefix) covers the
 tournament's federation; for a correction both the stored and the new federation.
+
+One handler per verb (submit, preview, preview a correction, correct, withdraw), each made for
+a reader chosen by the route's content type: JSON (``application/json``) or a tournament file
+(TRF or SWT: the body, or a form upload's field). Each route keeps its own path, summary and
+documented body; the handler reads what was sent (``zdb.submissions.readers``), authorises, and
+hands the intake to the shared writes (``zdb.endpoints.referee_writes``: idempotency, review,
+store, answer).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
@@ -28,9 +37,9 @@ from zdb.endpoints.idempotency import MAX_KEY_LENGTH, StoredAnswer, request_hash
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.reviews.schemas import ReviewSubmittedOut
 from zdb.reviews.waiting_duplicates import duplicate_and_waiting_notes
-from zdb.submissions.intake import Intake, TrfMeta, intake_json, intake_trf
-from zdb.submissions.json_reading import JsonTournament, read_tournament_json
+from zdb.submissions.intake import Intake, TrfMeta
 from zdb.submissions.preview import preview, record_preview
+from zdb.submissions.readers import Submitted, read_file, read_json
 from zdb.submissions.schemas import PreviewOut, SubmissionOut, WarningOut
 
 __all__ = ["requires_token", "router"]
@@ -182,26 +191,9 @@ _JSON_BODY: dict[str, Any] = {
 JsonBody = Annotated[Any, Body()]
 
 
-def _readable(caller: Principal, body: Any, *federations: str | None) -> JsonTournament:
-    """The body read, after the caller is authorised for its federation (a body whose
-    federation cannot be read is answered with the schema's problems alone)."""
-    read = read_tournament_json(body)
-    if read.federation is None:
-        raise ValidationError(read.problems)
-    for federation in (*federations, read.federation):
-        writes.authorize(caller, federation)
-    return read
-
-
 def _trf_digest(request: Request, data: bytes) -> str:
     query = urlencode(sorted(request.query_params.multi_items()))
     return request_hash(request.method, request.url.path, query, data)
-
-
-def _nonempty(data: bytes) -> bytes:
-    if not data.strip():
-        raise ValidationError([ValidationProblem("body", "the TRF file is empty")])
-    return data
 
 
 def _trf_meta(
@@ -246,6 +238,41 @@ _HELD: dict[int | str, dict[str, Any]] = {
 Meta = Annotated[TrfMeta, Depends(_trf_meta)]
 
 
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What a request sent, before it is read: the digest its idempotency key is held to, and how
+    to read it (``zdb.submissions.readers``). Read only once the stored tournament a correction
+    names was found, so that a correction of a tournament that does not exist is a 404 before
+    the problems of its body are looked at."""
+
+    digest: str
+    read: Callable[[], Submitted]
+
+
+def _json_sent(request: Request, body: JsonBody) -> Sent:
+    """The JSON reader (``application/json``)."""
+    return Sent(_json_digest(request, body), lambda: read_json(body))
+
+
+def _file_sent(request: Request, meta: Meta, data: RawBody) -> Sent:
+    """The file reader (a TRF or SWT file: the body, or the field ``file`` of a form upload)."""
+    return Sent(_trf_digest(request, data), lambda: read_file(data, meta))
+
+
+#: a route's reader: the dependency that gives what its content type sends
+Reader = Callable[..., Sent]
+
+
+def _authorized(caller: Principal, sent: Sent, *stored: str | None) -> Submitted:
+    """What was sent, read, after the caller is authorised for the stored federations given and
+    for the one sent (a JSON body whose federation cannot be read is answered with the schema's
+    problems alone)."""
+    submitted = sent.read()
+    for federation in (*stored, submitted.federation):
+        writes.authorize(caller, federation)
+    return submitted
+
+
 def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOut:
     """The preview's answer, recorded in the audit log; its warnings name the stored tournaments
     it equals or resembles, as its submission would be answered."""
@@ -258,11 +285,113 @@ def _previewed(session: Session, caller: Principal, intake: Intake) -> PreviewOu
     return answer
 
 
+# One handler per verb, made for each reader: the handler's parameters are what the route
+# documents, so the reader (a dependency) is bound when the route is made.
+
+
+def _submit(reader: Reader) -> Callable[..., Response]:
+    reads = Depends(reader)
+
+    def submit(
+        *,
+        request: Request,
+        session: RequestSession,
+        caller: Writer,
+        sent: Sent = reads,
+        key: IdempotencyKeyHeader = None,
+        confirm_duplicate: ConfirmDuplicate = False,
+        announcement: AnnouncementCode = None,
+    ) -> Response:
+        submitted = _authorized(caller, sent)
+        stored = writes.store(
+            request,
+            session,
+            caller,
+            key=key,
+            digest=sent.digest,
+            make=lambda: submitted.intake(session, create=True, caller=caller, learn=False),
+            correction=False,
+            confirm_duplicate=confirm_duplicate,
+            announcement=announcement,
+        )
+        return _answer(stored)
+
+    return submit
+
+
+def _preview(reader: Reader) -> Callable[..., PreviewOut]:
+    reads = Depends(reader)
+
+    def preview_new(*, session: RequestSession, caller: Writer, sent: Sent = reads) -> PreviewOut:
+        submitted = _authorized(caller, sent)
+        return _previewed(session, caller, submitted.intake(session, create=False, caller=caller))
+
+    return preview_new
+
+
+def _preview_correction(reader: Reader) -> Callable[..., PreviewOut]:
+    reads = Depends(reader)
+
+    def preview_correction(
+        *, session: RequestSession, caller: Writer, tournament_id: TournamentId, sent: Sent = reads
+    ) -> PreviewOut:
+        stored = writes.stored_federation(session, tournament_id, for_change=True)
+        submitted = _authorized(caller, sent, stored)
+        intake = submitted.intake(session, create=False, caller=caller, tournament_id=tournament_id)
+        return _previewed(session, caller, intake)
+
+    return preview_correction
+
+
+def _correct(reader: Reader) -> Callable[..., Response]:
+    reads = Depends(reader)
+
+    def correct(
+        *,
+        request: Request,
+        session: RequestSession,
+        caller: Writer,
+        tournament_id: TournamentId,
+        sent: Sent = reads,
+        key: IdempotencyKeyHeader = None,
+        confirm_duplicate: ConfirmDuplicate = False,
+        complaint: ComplaintRef = None,
+    ) -> Response:
+        submitted = _authorized(caller, sent, writes.stored_federation(session, tournament_id, for_change=True))
+        stored = writes.store(
+            request,
+            session,
+            caller,
+            key=key,
+            digest=sent.digest,
+            make=lambda: submitted.intake(
+                session, create=True, caller=caller, learn=False, tournament_id=tournament_id
+            ),
+            correction=True,
+            confirm_duplicate=confirm_duplicate,
+            complaint=complaint,
+        )
+        return _answer(stored)
+
+    return correct
+
+
 _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; the recalculation follows."}}
+_PREVIEW_DESCRIPTION = (
+    "Checked as a submission is; the engine evaluates it on each participant's stored state just "
+    "before its end date. Newcomers are not created (their `pkz` is null)."
+)
+_PREVIEW_CORRECTION_DESCRIPTION = (
+    "As the preview of a new tournament, at the corrected tournament's place: each participant's "
+    "stored state before it, never counting the stored version the correction replaces."
+)
 
-
-@router.post(
+# The routes, in the order they are matched and documented; the names keep the operation ids.
+router.add_api_route(
     "",
+    _submit(_json_sent),
+    methods=["POST"],
+    name="submit_json",
     status_code=201,
     response_model=SubmissionOut,
     summary="Submit a tournament as JSON (referee, admin)",
@@ -270,33 +399,11 @@ _WITHDRAWN: dict[int | str, dict[str, Any]] = {204: {"description": "Withdrawn; 
     responses=_CREATED | _HELD | problems(403, 409),
     openapi_extra=_JSON_BODY,
 )
-def submit_json(
-    *,
-    request: Request,
-    session: RequestSession,
-    caller: Writer,
-    body: JsonBody,
-    key: IdempotencyKeyHeader = None,
-    confirm_duplicate: ConfirmDuplicate = False,
-    announcement: AnnouncementCode = None,
-) -> Response:
-    read = _readable(caller, body)
-    stored = writes.store(
-        request,
-        session,
-        caller,
-        key=key,
-        digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, caller=caller, learn=False),
-        correction=False,
-        confirm_duplicate=confirm_duplicate,
-        announcement=announcement,
-    )
-    return _answer(stored)
-
-
-@router.post(
+router.add_api_route(
     "/trf",
+    _submit(_file_sent),
+    methods=["POST"],
+    name="submit_trf",
     status_code=201,
     response_model=SubmissionOut,
     summary="Submit a tournament as a TRF file (referee, admin)",
@@ -304,163 +411,72 @@ def submit_json(
     responses=_CREATED | _HELD | problems(403, 409),
     openapi_extra=_TRF_BODY,
 )
-def submit_trf(
-    *,
-    request: Request,
-    session: RequestSession,
-    caller: Writer,
-    meta: Meta,
-    data: RawBody,
-    key: IdempotencyKeyHeader = None,
-    confirm_duplicate: ConfirmDuplicate = False,
-    announcement: AnnouncementCode = None,
-) -> Response:
-    writes.authorize(caller, meta.federation)
-    stored = writes.store(
-        request,
-        session,
-        caller,
-        key=key,
-        digest=_trf_digest(request, data),
-        make=lambda: intake_trf(session, _nonempty(data), meta, create=True, caller=caller, learn=False),
-        correction=False,
-        confirm_duplicate=confirm_duplicate,
-        announcement=announcement,
-    )
-    return _answer(stored)
-
-
-@router.post(
+router.add_api_route(
     "/preview",
+    _preview(_json_sent),
+    methods=["POST"],
+    name="preview_json",
     response_model=PreviewOut,
     summary="The evaluation a JSON tournament would get now, stored nowhere (referee, admin)",
-    description="Checked as a submission is; the engine evaluates it on each participant's stored state just "
-    "before its end date. Newcomers are not created (their `pkz` is null).",
+    description=_PREVIEW_DESCRIPTION,
     responses=problems(403),
     openapi_extra=_JSON_BODY,
 )
-def preview_json(*, session: RequestSession, caller: Writer, body: JsonBody) -> PreviewOut:
-    return _previewed(session, caller, intake_json(session, _readable(caller, body), create=False, caller=caller))
-
-
-@router.post(
+router.add_api_route(
     "/{tournament_id}/preview",
+    _preview_correction(_json_sent),
+    methods=["POST"],
+    name="preview_correction_json",
     response_model=PreviewOut,
     summary="The evaluation a correction (JSON) would get now, stored nowhere (referee, admin)",
-    description="As the preview of a new tournament, at the corrected tournament's place: each participant's "
-    "stored state before it, never counting the stored version the correction replaces.",
+    description=_PREVIEW_CORRECTION_DESCRIPTION,
     responses=problems(403, 404, 409),
     openapi_extra=_JSON_BODY,
 )
-def preview_correction_json(
-    *, session: RequestSession, caller: Writer, tournament_id: TournamentId, body: JsonBody
-) -> PreviewOut:
-    read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
-    return _previewed(
-        session, caller, intake_json(session, read, create=False, caller=caller, tournament_id=tournament_id)
-    )
-
-
-@router.post(
+router.add_api_route(
     "/preview/trf",
+    _preview(_file_sent),
+    methods=["POST"],
+    name="preview_trf",
     response_model=PreviewOut,
     summary="The evaluation a TRF tournament would get now, stored nowhere (referee, admin)",
     description=_TRF_DESCRIPTION,
     responses=problems(403),
     openapi_extra=_TRF_BODY,
 )
-def preview_trf(*, session: RequestSession, caller: Writer, meta: Meta, data: RawBody) -> PreviewOut:
-    writes.authorize(caller, meta.federation)
-    return _previewed(session, caller, intake_trf(session, _nonempty(data), meta, create=False, caller=caller))
-
-
-@router.post(
+router.add_api_route(
     "/{tournament_id}/preview/trf",
+    _preview_correction(_file_sent),
+    methods=["POST"],
+    name="preview_correction_trf",
     response_model=PreviewOut,
     summary="The evaluation a correction (TRF) would get now, stored nowhere (referee, admin)",
     description=_TRF_DESCRIPTION,
     responses=problems(403, 404, 409),
     openapi_extra=_TRF_BODY,
 )
-def preview_correction_trf(
-    *, session: RequestSession, caller: Writer, tournament_id: TournamentId, meta: Meta, data: RawBody
-) -> PreviewOut:
-    writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
-    writes.authorize(caller, meta.federation)
-    intake = intake_trf(session, _nonempty(data), meta, create=False, caller=caller, tournament_id=tournament_id)
-    return _previewed(session, caller, intake)
-
-
-@router.put(
+router.add_api_route(
     "/{tournament_id}",
+    _correct(_json_sent),
+    methods=["PUT"],
+    name="correct_json",
     response_model=SubmissionOut,
     summary="Correct a tournament with JSON: a new version under the same id (referee, admin)",
     description=_WRITE_DESCRIPTION,
     responses=_HELD | problems(403, 404, 409),
     openapi_extra=_JSON_BODY,
 )
-def correct_json(
-    *,
-    request: Request,
-    session: RequestSession,
-    caller: Writer,
-    tournament_id: TournamentId,
-    body: JsonBody,
-    key: IdempotencyKeyHeader = None,
-    confirm_duplicate: ConfirmDuplicate = False,
-    complaint: ComplaintRef = None,
-) -> Response:
-    read = _readable(caller, body, writes.stored_federation(session, tournament_id, for_change=True))
-    stored = writes.store(
-        request,
-        session,
-        caller,
-        key=key,
-        digest=_json_digest(request, body),
-        make=lambda: intake_json(session, read, create=True, caller=caller, learn=False, tournament_id=tournament_id),
-        correction=True,
-        confirm_duplicate=confirm_duplicate,
-        complaint=complaint,
-    )
-    return _answer(stored)
-
-
-@router.put(
+router.add_api_route(
     "/{tournament_id}/trf",
+    _correct(_file_sent),
+    methods=["PUT"],
+    name="correct_trf",
     response_model=SubmissionOut,
     summary="Correct a tournament with a TRF file: a new version under the same id (referee, admin)",
     description=_TRF_DESCRIPTION,
     responses=_HELD | problems(403, 404, 409),
     openapi_extra=_TRF_BODY,
 )
-def correct_trf(
-    *,
-    request: Request,
-    session: RequestSession,
-    caller: Writer,
-    tournament_id: TournamentId,
-    meta: Meta,
-    data: RawBody,
-    key: IdempotencyKeyHeader = None,
-    confirm_duplicate: ConfirmDuplicate = False,
-    complaint: ComplaintRef = None,
-) -> Response:
-    writes.authorize(caller, writes.stored_federation(session, tournament_id, for_change=True))
-    writes.authorize(caller, meta.federation)
-    stored = writes.store(
-        request,
-        session,
-        caller,
-        key=key,
-        digest=_trf_digest(request, data),
-        make=lambda: intake_trf(
-            session, _nonempty(data), meta, create=True, caller=caller, learn=False, tournament_id=tournament_id
-        ),
-        correction=True,
-        confirm_duplicate=confirm_duplicate,
-        complaint=complaint,
-    )
-    return _answer(stored)
 
 
 @router.delete(

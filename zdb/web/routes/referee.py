@@ -2,9 +2,11 @@
 the plain form), see every problem with its line, preview the evaluation, submit, correct,
 withdraw, follow the tournament until it is evaluated, and download FIDE's report file.
 
-Writes run in a unit of work of their own (``zdb.db.unit_of_work``): a refused upload is rolled
-back whole before its problems are shown, and a stored one is committed before the answer, the
-recalculation being requested after the commit (as in the API).
+Every page runs in the request's unit of work (``zdb.endpoints.dependencies``), as the other
+pages and the API do: a stored upload is committed once, before the answer, and the recalculation
+it asks for through the outbox follows the commit; a refusal the page answers itself (an upload's
+problems, a failed sign-in) is marked refused, so that what was flushed before it is rolled back
+whole.
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from starlette.responses import Response
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.auth.principal import Principal
 from zdb.auth.service import authenticate, token_standing
-from zdb.db import unit_of_work
 from zdb.endpoints import referee_writes
-from zdb.endpoints.dependencies import RequestSession, TournamentId
+from zdb.endpoints.dependencies import RequestSession, TournamentId, mark_refused
 from zdb.endpoints.failed_sign_ins import FailedSignIns
 from zdb.endpoints.idempotency import request_hash
 from zdb.errors import ValidationError, ValidationProblem
@@ -34,6 +35,7 @@ from zdb.messages import Message
 from zdb.ratings.evaluation_report import evaluation_report
 from zdb.reviews.waiting_duplicates import duplicate_and_waiting_notes
 from zdb.submissions.preview import preview, record_preview
+from zdb.submissions.readers import Submitted
 from zdb.tournaments.queries import list_tournaments, tournament_detail
 from zdb.tournaments.states import tournament_states
 from zdb.web.referee_session import referee, require_same_origin, sign_out, start
@@ -41,7 +43,7 @@ from zdb.web.rendering import render, translate
 from zdb.web.routes.language import local_path
 from zdb.web.routes.router import page_router
 from zdb.web.submission_impact import submission_impact
-from zdb.web.uploads import Upload, UploadForm, read_upload
+from zdb.web.uploads import UploadForm, read_upload
 
 __all__ = ["router"]
 
@@ -63,18 +65,21 @@ def sign_in_page(
 
 @router.post("/referee/sign-in", response_class=HTMLResponse)
 def sign_in(
-    request: Request, token: Annotated[str, Form(max_length=500)], next_page: Annotated[str, Form(alias="next")] = "/"
+    request: Request,
+    session: RequestSession,
+    token: Annotated[str, Form(max_length=500)],
+    next_page: Annotated[str, Form(alias="next")] = "/",
 ) -> Response:
     require_same_origin(request)
     target = local_path(next_page)
     response = RedirectResponse("/referee" if target == "/" else target, status_code=303)
     try:
-        with unit_of_work(request.app.state.engine) as session:
-            caller = authenticate(session, token.strip())
-            caller.require("admin", "referee")
-            start(request, response, session, caller)
+        caller = authenticate(session, token.strip())
+        caller.require("admin", "referee")
+        start(request, response, session, caller)
     except AuthenticationError:
-        wait = _counted_failure(request, token.strip())
+        mark_refused(request)
+        wait = _counted_failure(request, session, token.strip())
         if wait:
             message = translate(request, "Too many failed sign-ins from this address: try again in {seconds} seconds.")
             context = {"next": local_path(next_page), "message": message.format(seconds=wait)}
@@ -82,31 +87,30 @@ def sign_in(
         message = translate(request, "This token is not known or was revoked.")
         return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=401)
     except PermissionDeniedError:
+        mark_refused(request)
         message = translate(request, "This token is not a referee's token.")
         return render(request, "sign_in.html", {"next": local_path(next_page), "message": message}, status=403)
     return response
 
 
-def _counted_failure(request: Request, token: str) -> int:
+def _counted_failure(request: Request, session: Session, token: str) -> int:
     """Count a failed sign-in (``zdb.endpoints.failed_sign_ins``); the seconds to wait when it is
     over the limit, else 0."""
     failures: FailedSignIns | None = request.app.state.failed_sign_ins
     if failures is None:
         return 0
     address = request.client.host if request.client else "unknown"
-    with unit_of_work(request.app.state.engine) as session:
-        known = token_standing(session, token) == "revoked"
+    known = token_standing(session, token) == "revoked"
     if failures.count_failed_sign_in(address, token, known=known):
         return 0
     return failures.retry_after(address, token, known=known)
 
 
 @router.post("/referee/sign-out")
-def sign_out_form(request: Request) -> RedirectResponse:
+def sign_out_form(request: Request, session: RequestSession) -> RedirectResponse:
     require_same_origin(request)
     response = RedirectResponse("/", status_code=303)
-    with unit_of_work(request.app.state.engine) as session:
-        sign_out(request, response, session)
+    sign_out(request, response, session)
     return response
 
 
@@ -160,6 +164,7 @@ def _correction(text: str) -> int | None:
 def upload(
     *,
     request: Request,
+    session: RequestSession,
     file: Annotated[UploadFile | None, File()] = None,
     data: Annotated[str, Form(max_length=20_000_000)] = "",
     filename: Text = "",
@@ -188,33 +193,31 @@ def upload(
     try:
         kept_name, content = _file_data(file, data)
         context["filename"] = kept_name or filename
-        with unit_of_work(request.app.state.engine) as session:
-            caller = referee(request, session)
-            read = read_upload(kept_name or filename, content, form)
-            if action == "submit":
-                stored = _store(
-                    request,
-                    session,
-                    caller,
-                    read,
-                    key=key or None,
-                    tournament_id=correction,
-                    confirm_duplicate=confirm_duplicate == "on",
-                    announcement=announcement.strip() or None,
-                )
-            else:
-                if correction is not None:
-                    referee_writes.authorize(
-                        caller, referee_writes.stored_federation(session, correction, for_change=True)
-                    )
-                referee_writes.authorize(caller, read.federation)
-                intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
-                context["preview"] = preview(session, intake)
-                record_preview(session, caller, intake)
-                duplicates = duplicate_and_waiting_notes(session, intake.submission)
-                context["confirmable"] = duplicates.confirmable
-                context["warnings"] = (*intake.warnings, *duplicates.warnings)
+        caller = referee(request, session)
+        read = read_upload(kept_name or filename, content, form)
+        if action == "submit":
+            stored = _store(
+                request,
+                session,
+                caller,
+                read,
+                key=key or None,
+                tournament_id=correction,
+                confirm_duplicate=confirm_duplicate == "on",
+                announcement=announcement.strip() or None,
+            )
+        else:
+            if correction is not None:
+                referee_writes.authorize(caller, referee_writes.stored_federation(session, correction, for_change=True))
+            referee_writes.authorize(caller, read.federation)
+            intake = read.intake(session, create=False, caller=caller, tournament_id=correction)
+            context["preview"] = preview(session, intake)
+            record_preview(session, caller, intake)
+            duplicates = duplicate_and_waiting_notes(session, intake.submission)
+            context["confirmable"] = duplicates.confirmable
+            context["warnings"] = (*intake.warnings, *duplicates.warnings)
     except ValidationError as error:
+        mark_refused(request)
         context["problems"] = error.problems
         context["warnings"] = error.warnings
         return render(request, "upload_problems.html", context, status=422)
@@ -268,7 +271,7 @@ def fide_report_download(
     )
 
 
-def _digest(upload: Upload, tournament_id: int | None) -> str:
+def _digest(upload: Submitted, tournament_id: int | None) -> str:
     meta = "" if upload.meta is None else repr(upload.meta)
     return request_hash("POST", f"/referee/upload/{tournament_id or ''}", meta, upload.data)
 
@@ -277,7 +280,7 @@ def _store(
     request: Request,
     session: Session,
     caller: Principal,
-    upload: Upload,
+    upload: Submitted,
     *,
     key: str | None,
     tournament_id: int | None,
@@ -311,10 +314,14 @@ def _store(
 
 
 @router.post("/referee/tournaments/{tournament_id}/withdraw")
-def withdraw(request: Request, tournament_id: Annotated[int, Path(ge=1, le=2**31 - 1)], confirm: Text = "") -> Response:
+def withdraw(
+    request: Request,
+    session: RequestSession,
+    tournament_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    confirm: Text = "",
+) -> Response:
     require_same_origin(request)
     if confirm != "yes":
         raise ValidationError([ValidationProblem("confirm", Message("tick the box to confirm the withdrawal"))])
-    with unit_of_work(request.app.state.engine) as session:
-        referee_writes.withdraw(session, referee(request, session), tournament_id)
+    referee_writes.withdraw(session, referee(request, session), tournament_id)
     return RedirectResponse(f"/referee/tournaments/{tournament_id}", status_code=303)

@@ -3,8 +3,9 @@ officer's federations', a referee's own scope's) with their state and the office
 review with the evaluation it would get and what its approval would move, and, for the
 responsible officer, approve and reject; the contact form's messages for the officer.
 
-The decisions run in a unit of work of their own, as the referee's writes do: a refused one is
-rolled back whole, a stored one committed before the answer (the recalculation follows it).
+The decisions run in the request's unit of work, as the referee's writes do: a refused one is
+rolled back whole, a stored one committed once before the answer (the recalculation it asks for
+through the outbox follows the commit).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from fastapi import Form, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.responses import Response
 
-from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import INT32_MAX, RequestSession
 from zdb.reviews import queries
 from zdb.reviews import service as reviews
@@ -62,18 +62,16 @@ def review_page(request: Request, session: RequestSession, review_id: ReviewId) 
 
 
 @router.post("/referee/reviews/{review_id}/approve")
-def approve(request: Request, review_id: ReviewId, reason: Reason = "") -> Response:
+def approve(request: Request, session: RequestSession, review_id: ReviewId, reason: Reason = "") -> Response:
     require_same_origin(request)
-    with unit_of_work(request.app.state.engine) as session:
-        caller = referee(request, session)
-        reviews.approve(session, caller, review_id, by=writer_name(caller), note=reason or None)
+    caller = referee(request, session)
+    reviews.approve(session, caller, review_id, by=writer_name(caller), note=reason or None)
     return RedirectResponse(f"/referee/reviews/{review_id}", status_code=303)
 
 
 @router.post("/referee/reviews/{review_id}/reject")
-def reject(request: Request, review_id: ReviewId, reason: Reason = "") -> Response:
+def reject(request: Request, session: RequestSession, review_id: ReviewId, reason: Reason = "") -> Response:
     require_same_origin(request)
-    with unit_of_work(request.app.state.engine) as session:
-        caller = referee(request, session)
-        reviews.reject(session, caller, review_id, by=writer_name(caller), reason=reason)
+    caller = referee(request, session)
+    reviews.reject(session, caller, review_id, by=writer_name(caller), reason=reason)
     return RedirectResponse(f"/referee/reviews/{review_id}", status_code=303)

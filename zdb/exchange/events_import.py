@@ -1,6 +1,7 @@
-"""``zdb import``: a time line in the vectors' replay input format (initial states and events
-in submission order) taken in as submissions. Players are created from the file's ids, which
-they keep as their external id, so that ``zdb export`` can name them as the file did."""
+"""``zdb import``: an events file (the initial states and the events in submission order, in
+the format of the spec's vectors' replay input) taken in as submissions. Players are created
+from the file's ids, which they keep as their external id, so that ``zdb export`` can name them
+as the file did."""
 
 from __future__ import annotations
 
@@ -27,11 +28,11 @@ from zdb.tournaments.service import (
     withdraw_tournament,
 )
 
-__all__ = ["import_replay_document"]
+__all__ = ["import_events"]
 
 
-def import_replay_document(session: Session, document: Any, *, by: str) -> dict[str, int]:
-    """Take in a replay document; returns counts of what was stored."""
+def import_events(session: Session, document: Any, *, by: str) -> dict[str, int]:
+    """Take in an events file (initial states and events); returns counts of what was stored."""
     states, events = load_replay_request(document)
     birth_years: dict[str, int | None] = dict.fromkeys(states)
     for event in events:

@@ -1,4 +1,4 @@
-"""``zdb export``: the stored results in the vectors' replay ``expected`` format (order, final
+"""``zdb export``: a results file, the stored results in the vectors' ``expected`` format (order, final
 states, history, reports), players and tournaments named as in the imported file."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from zdb.timeline import stored_state
 from zdb.timeline.models import Evaluation, HistoryRow, PlayerRating
 from zdb.tournaments import engine_view
 
-__all__ = ["export_replay"]
+__all__ = ["export_results"]
 
 
-def export_replay(session: Session) -> dict[str, Any]:
+def export_results(session: Session) -> dict[str, Any]:
     names = {r.pkz: r.external_id or str(r.pkz) for r in session.execute(select(Player.pkz, Player.external_id))}
     live = engine_view.load_tournaments(session)
     events: list[Event] = [t for t, _ in live.values()]
