@@ -1,7 +1,7 @@
 """The canonical content of a submission waiting in review, as a hash: two equal submissions
 racing each other are never both held (a unique key over the waiting ones).
 
-Revision ID: 0020
+Revision ID: 0019
 Revises: 0018
 Create Date: 2026-12-05 01:45:00.000000
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0020"
+revision = "0019"
 down_revision = "0018"
 branch_labels = None
 depends_on = None
