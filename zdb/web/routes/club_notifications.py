@@ -19,8 +19,7 @@ from starlette.responses import Response
 from zdb.auth.errors import AuthenticationError
 from zdb.auth.principal import Principal
 from zdb.auth.service import authenticate
-from zdb.db import unit_of_work
-from zdb.endpoints.dependencies import RequestSession
+from zdb.endpoints.dependencies import RequestSession, mark_refused
 from zdb.notifications import service
 from zdb.notifications.events import EVENT_TYPES
 from zdb.notifications.relaying import delivery_policy
@@ -83,19 +82,20 @@ def sign_in_page(request: Request) -> HTMLResponse:
 
 
 @router.post("/club/sign-in", response_class=HTMLResponse)
-def sign_in(request: Request, token: Annotated[str, Form(max_length=500)]) -> Response:
+def sign_in(request: Request, session: RequestSession, token: Annotated[str, Form(max_length=500)]) -> Response:
     require_same_origin(request)
     response = RedirectResponse(PAGE, status_code=303)
-    with unit_of_work(request.app.state.engine) as session:
-        try:
-            caller = authenticate(session, token.strip())
-        except AuthenticationError:
-            message = translate(request, "This token is not known or was revoked.")
-            return render(request, "club_sign_in.html", {"message": message}, status=401)
-        if caller.role != "club":
-            message = translate(request, "This token is not a club's token.")
-            return render(request, "club_sign_in.html", {"message": message}, status=403)
-        start(request, response, session, caller)
+    try:
+        caller = authenticate(session, token.strip())
+    except AuthenticationError:
+        mark_refused(request)
+        message = translate(request, "This token is not known or was revoked.")
+        return render(request, "club_sign_in.html", {"message": message}, status=401)
+    if caller.role != "club":
+        mark_refused(request)
+        message = translate(request, "This token is not a club's token.")
+        return render(request, "club_sign_in.html", {"message": message}, status=403)
+    start(request, response, session, caller)
     return response
 
 

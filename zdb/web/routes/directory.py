@@ -10,7 +10,6 @@ from fastapi.responses import HTMLResponse
 from pydantic import ValidationError as SchemaError
 from starlette.responses import Response
 
-from zdb.db import unit_of_work
 from zdb.endpoints.dependencies import RequestSession, mark_refused
 from zdb.errors import ValidationError, ValidationProblem
 from zdb.messages import Message
@@ -52,6 +51,7 @@ def _schema_problems(error: SchemaError) -> list[ValidationProblem]:
 @router.post("/directory/message", response_class=HTMLResponse)
 def contact(
     request: Request,
+    session: RequestSession,
     *,
     name: Line = "",
     email: Line = "",
@@ -74,8 +74,7 @@ def contact(
         raise ValidationError(_schema_problems(error)) from None
     address = request.client.host if request.client else "unknown"
     try:
-        with unit_of_work(request.app.state.engine) as session:
-            _, entry = send_message(session, body, address=address)
+        _, entry = send_message(session, body, address=address)
     except TooManyMessagesError as error:
         mark_refused(request)
         context = {"title": translate_message(request, Message("Too many messages")), "status": 429}
