@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from zdb.api.request_log import logged_path
 from zdb.auth.errors import AuthenticationError, PermissionDeniedError
 from zdb.endpoints.dependencies import ISO_8601_ERROR
 from zdb.errors import ConflictError, DomainError, NotFoundError, ValidationError
@@ -282,7 +283,9 @@ RETRY_AFTER = 5
 async def _unavailable(request: Request, error: Exception) -> JSONResponse:
     # The unit of work has rolled back (or never began). Logged without a traceback: an outage
     # shows as one line per request, and the database's own log tells why.
-    _log.warning("database unavailable in %s %s: %s", request.method, request.url.path, error.__class__.__name__)
+    _log.warning(
+        "database unavailable in %s %s: %s", request.method, logged_path(request.url.path), error.__class__.__name__
+    )
     return problem_response(
         request,
         503,
@@ -293,7 +296,7 @@ async def _unavailable(request: Request, error: Exception) -> JSONResponse:
 
 
 async def _bug(request: Request, error: Exception) -> JSONResponse:
-    _log.exception("unhandled error in %s %s", request.method, request.url.path, exc_info=error)
+    _log.exception("unhandled error in %s %s", request.method, logged_path(request.url.path), exc_info=error)
     return problem_response(request, 500, "internal-error", "an internal error occurred; it was logged")
 
 

@@ -7,7 +7,10 @@ reports can be found in the log. One access line per request (logger ``zdb.acces
 method, path, status, duration and client address; never a header, never a token, and never
 the query string: a search's query names a person (``players?name=mueller``), a page's query
 may carry a sign-in token, so the rule is the simplest that cannot leak — the path only. (Path
-parameters are person numbers, club codes and ids, never names.)
+parameters are person numbers, club codes and ids, never names.) One path is itself a key: a
+complainant's private link (``/complaints/follow/{secret}``, the page and the API) opens his
+complaint to whoever holds it, so its last part is written as ``<withheld>`` (``logged_path``);
+the link the complainant gets is not changed.
 
 Both formats replace uvicorn's own access line, which writes the path *with* its query:
 ``ZDB_LOG_FORMAT=json`` (``Settings.log_format``) makes every handler of the root logger (and
@@ -35,10 +38,14 @@ __all__ = [
     "TextFormatter",
     "configure_json_logs",
     "configure_text_logs",
+    "logged_path",
 ]
 
 _REQUEST_ID: ContextVar[str | None] = ContextVar("zdb_request_id", default=None)
 _SANE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+#: a path whose last part is a key: the complainant's private link, under any prefix
+_KEYED = re.compile(r"(/complaints/follow/)[^/]*")
+WITHHELD = "<withheld>"
 _access = logging.getLogger("zdb.access")
 #: what a record carries of its own, beside the fields given as ``extra``
 _STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "request_id", "request"}
@@ -58,6 +65,11 @@ def _record_with_request_id(*args: Any, **kwargs: Any) -> logging.LogRecord:
 
 if getattr(_make_record, "__name__", "") != _record_with_request_id.__name__:
     logging.setLogRecordFactory(_record_with_request_id)
+
+
+def logged_path(path: str) -> str:
+    """The path as a log may write it: a private link's key withheld."""
+    return _KEYED.sub(rf"\g<1>{WITHHELD}", path)
 
 
 class JsonFormatter(logging.Formatter):
@@ -149,14 +161,15 @@ class RequestLog:
         try:
             await self.app(scope, receive, with_id)
         finally:
+            path = logged_path(scope["path"])
             _access.info(
                 "%s %s %s",
                 scope["method"],
-                scope["path"],
+                path,
                 status,
                 extra={
                     "method": scope["method"],
-                    "path": scope["path"],
+                    "path": path,
                     "status": status,
                     "duration_ms": round((time.perf_counter() - started) * 1000, 1),
                     "client": (scope.get("client") or ("", 0))[0],
