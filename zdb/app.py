@@ -244,7 +244,7 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     metrics = Metrics(engine, settings.broker_url)
     app.add_route(METRICS_PATH, metrics.endpoint, include_in_schema=False)
     if replicas is not None:
-        metrics.registry.register(ReplicaLag(replicas))
+        metrics.read_at_scrape(ReplicaLag(replicas))
     # Each middleware added wraps the ones before it: a request passes them from the last to
     # the first, before the body is read.
     # Every write of the API that depends on the caller needs a token, the public simulator aside.

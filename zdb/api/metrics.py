@@ -20,6 +20,9 @@
 Each application has its own registry. The first two are counted per serving process: with
 several processes (``zdb serve --workers``), set ``PROMETHEUS_MULTIPROC_DIR`` to an empty
 folder and the answer adds up every process's counts (``prometheus_client``'s multiprocess mode).
+The others are read when scraped (``Metrics.read_at_scrape``): in multiprocess mode they are
+answered beside the added-up counts, once, from the process that answers the scrape (the
+multiprocess collector reads only the processes' files, which never hold them).
 """
 
 from __future__ import annotations
@@ -137,16 +140,26 @@ class Metrics:
         self.submissions = Counter(
             "zdb_submissions_total", "tournaments accepted", ["format", "kind"], registry=self.registry
         )
-        self.registry.register(_Recalculation(engine))
-        self.registry.register(NotificationMetrics(engine))
+        #: the collectors read when scraped (the database, the broker, the replicas)
+        self.scraped: list[Collector] = []
+        self.read_at_scrape(_Recalculation(engine))
+        self.read_at_scrape(NotificationMetrics(engine))
         if broker_url is not None and broker_url.startswith(("redis://", "rediss://")):
-            self.registry.register(_BrokerQueue(broker_url, WORKER_QUEUE))
+            self.read_at_scrape(_BrokerQueue(broker_url, WORKER_QUEUE))
+
+    def read_at_scrape(self, collector: Collector) -> None:
+        """Answer ``collector``'s metrics at each scrape, in either mode."""
+        self.registry.register(collector)
+        self.scraped.append(collector)
 
     def exposition(self) -> bytes:
         if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
             return generate_latest(self.registry)
+        # the counts of every process from their files, and what is read now beside them
         combined = CollectorRegistry()
         MultiProcessCollector(combined)  # type: ignore[no-untyped-call]
+        for collector in self.scraped:
+            combined.register(collector)
         return generate_latest(combined)
 
     def observe(self, method: str, route: str, status: int, seconds: float) -> None:
