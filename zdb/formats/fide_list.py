@@ -51,7 +51,19 @@ class FidePlayer:
 
 
 class FideReadError(ValueError):
-    """A value of the list that cannot be read; its text is the problem's message."""
+    """A value of the list that cannot be read: its problem's English template and values (a
+    caller may put them into another language, ``Problem.of``), and the column once known."""
+
+    def __init__(self, template: str, /, column: str = "", **params: str | int) -> None:
+        super().__init__(template.format(**params))
+        self.template, self.column, self.params = template, column, params
+
+    def in_column(self, column: str) -> FideReadError:
+        """The same problem, in ``column``."""
+        return FideReadError(self.template, column, **self.params)
+
+    def problem(self, file: str, line: int) -> Problem:
+        return Problem.of(file, line, self.column, self.template, **self.params)
 
 
 def number(text: str) -> int:
@@ -59,13 +71,13 @@ def number(text: str) -> int:
     if not text:
         return 0
     if not text.isdigit() or not text.isascii():
-        raise FideReadError(f"not a number: {text!r}")
+        raise FideReadError("not a number: {value}", value=repr(text))
     return int(text)
 
 
 def sex(text: str) -> str | None:
     if text not in ("M", "F", ""):
-        raise FideReadError(f"not M or F: {text!r}")
+        raise FideReadError("not M or F: {value}", value=repr(text))
     return text or None
 
 
@@ -73,5 +85,5 @@ def titles(text: str) -> tuple[str, ...]:
     """The other titles, written ``IA,FA,DI``."""
     found = tuple(title.strip() for title in text.split(",") if title.strip())
     if any(" " in title for title in found):
-        raise FideReadError(f"not a list of titles: {text!r}")
+        raise FideReadError("not a list of titles: {value}", value=repr(text))
     return found

@@ -52,8 +52,6 @@ _OPTIONAL = frozenset({"FOA"})
 _SEXES = frozenset({"M", "F", ""})
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # C0 but TAB, and DEL
 _TOKEN = re.compile(r"ID Number|\S+")
-_NOT_TEXT = "the file holds NUL bytes: it is UTF-16 or not a text file; FIDE's list is plain text (or its XML or ZIP)"
-_NO_HEADER = "no recognisable header: the first line names none of FIDE's columns (ID Number, Name, Fed, ...)"
 
 
 def _decode(raw: bytes, codec: str | None) -> str:
@@ -134,7 +132,7 @@ def _player(values: dict[str, str], line: int) -> FidePlayer:
         column = "B-day"
         born = number(values["B-day"]) or None
     except FideReadError as error:
-        raise FideReadError(str(error), column) from None
+        raise error.in_column(column) from None
     return FidePlayer(
         fide_id,
         values["Name"],
@@ -195,19 +193,31 @@ def read_fide_txt(
         try:
             text = _decode(raw, codec).rstrip("\r\n")
         except UnicodeDecodeError as error:
-            yield Problem(file, number_, "", f"not {codec or error.encoding}: byte 0x{raw[error.start]:02X}")
+            byte = f"0x{raw[error.start]:02X}"
+            yield Problem.of(file, number_, "", "not {codec}: byte {byte}", codec=codec or error.encoding, byte=byte)
             continue
         if layout is None:
             if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw:
-                yield Problem(file, number_, "", _NOT_TEXT)
+                yield Problem.of(
+                    file,
+                    number_,
+                    "",
+                    "the file holds NUL bytes: it is UTF-16 or not a text file; "
+                    "FIDE's list is plain text (or its XML or ZIP)",
+                )
                 return
             layout = _Layout(text.lstrip("\ufeff"))
             if len(layout.missing) == len(COLUMNS) - len(_OPTIONAL):
-                yield Problem(file, number_, "", _NO_HEADER)
+                yield Problem.of(
+                    file,
+                    number_,
+                    "",
+                    "no recognisable header: the first line names none of FIDE's columns (ID Number, Name, Fed, ...)",
+                )
                 return
             if layout.missing:
                 for name in layout.missing:
-                    yield Problem(file, number_, name, "required column missing from the header")
+                    yield Problem.of(file, number_, name, "required column missing from the header")
                 return
             continue
         if not text.strip():
@@ -215,8 +225,14 @@ def read_fide_txt(
         control = _CONTROL.search(text)
         if control is not None:  # a damaged line: a value never holds one (and PostgreSQL cannot store a NUL)
             name = {0: "NUL", 0x1B: "ESC"}.get(ord(control.group()), f"U+{ord(control.group()):04X}")
-            message = f"holds a control character ({name}); a value never does: the line is damaged"
-            yield Problem(file, number_, layout.column_at(control.start()), message)
+            column = layout.column_at(control.start())
+            yield Problem.of(
+                file,
+                number_,
+                column,
+                "holds a control character ({name}); a value never does: the line is damaged",
+                name=name,
+            )
             continue
         if len(text) <= layout.width:
             player = _fast(layout, text, number_)
@@ -226,6 +242,6 @@ def read_fide_txt(
         try:
             yield _player(layout.cut(text), number_)
         except FideReadError as error:
-            yield Problem(file, number_, error.args[1] if len(error.args) > 1 else "", error.args[0])
+            yield error.problem(file, number_)
     if layout is None:
-        yield Problem(file, 0, "", "empty file")
+        yield Problem.of(file, 0, "", "empty file")

@@ -62,7 +62,7 @@ def _player(values: dict[str, str], line: int) -> FidePlayer:
         column = "birthday"
         born = number(values.get("birthday", "")) or None
     except FideReadError as error:
-        raise FideReadError(str(error), column) from None
+        raise error.in_column(column) from None
     return FidePlayer(
         fide_id,
         name,
@@ -125,11 +125,11 @@ def read_fide_xml(
                             try:
                                 yield _player(values, line)
                             except FideReadError as error:
-                                column = error.args[1]
-                                yield Problem(file, lines_of.get(column, line), column, error.args[0])
+                                yield error.problem(file, lines_of.get(error.column, line))
                         values, lines_of = {}, {}
                         assert root is not None
                         root.clear()
         parser.close()
     except ParseError as error:
-        yield Problem(file, error.position[0] if error.position else line, "", f"not well-formed XML: {error}")
+        at = error.position[0] if error.position else line
+        yield Problem.of(file, at, "", "not well-formed XML: {reason}", reason=str(error))

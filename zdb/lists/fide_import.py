@@ -28,6 +28,7 @@ from zdb.formats.fide_xml import read_fide_xml
 from zdb.formats.list_model import Problem
 from zdb.formats.read_limits import ReadLimits, ReadRefusedError
 from zdb.lists.models import FideRatingRow
+from zdb.lists.problem_texts import place_of, placed_problem
 from zdb.lists.upload_refusals import refusal_error
 from zdb.players.models import Player
 
@@ -70,7 +71,19 @@ class FideEdition:
     linked: int = 0
     problem_count: int = 0
     problems: list[str] = field(default_factory=list)
+    #: the same problems as the pages translate them (``zdb.lists.problem_texts``)
+    problem_texts: list[dict[str, Any]] = field(default_factory=list)
     applied: bool = False
+    #: the problems kept, for a refusal
+    kept: list[Problem] = field(default_factory=list, repr=False)
+
+    def add_problem(self, problem: Problem) -> None:
+        """Count a problem; the first ones are kept, in English and as the pages translate them."""
+        self.problem_count += 1
+        if len(self.problems) < _PROBLEMS_SHOWN:
+            self.problems.append(str(problem))
+            self.problem_texts.append(placed_problem(problem).as_json())
+            self.kept.append(problem)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +95,7 @@ class FideEdition:
             "linked": self.linked,
             "problem_count": self.problem_count,
             "problems": list(self.problems),
+            "problem_texts": list(self.problem_texts),
         }
 
 
@@ -157,14 +171,10 @@ def import_fide_list(
     ids: set[int] = set()
     for item in _refused_in_words(read_fide_file(lines, file, limits)):
         if isinstance(item, Problem):
-            answer.problem_count += 1
-            if len(answer.problems) < _PROBLEMS_SHOWN:
-                answer.problems.append(str(item))
+            answer.add_problem(item)
             continue
         if item.fide_id in ids:
-            answer.problem_count += 1
-            if len(answer.problems) < _PROBLEMS_SHOWN:
-                answer.problems.append(str(Problem(file, item.line, "ID Number", f"FIDE id {item.fide_id} again")))
+            answer.add_problem(Problem.of(file, item.line, "ID Number", "FIDE id {id} again", id=item.fide_id))
             continue
         ids.add(item.fide_id)
         answer.players += 1
@@ -176,7 +186,7 @@ def import_fide_list(
         if progress is not None and answer.players % _BATCH == 0:
             progress(_BATCH)
     if answer.problem_count and not skip_problems and not dry_run:
-        raise ValidationError([ValidationProblem(file, text) for text in answer.problems])
+        raise ValidationError([ValidationProblem(place_of(p), placed_problem(p).text) for p in answer.kept])
     if batch:
         copy_rows(session, table, _COLUMNS, batch)
     known = session.execute(select(Player.fide_id).where(Player.fide_id.is_not(None))).scalars()

@@ -15,7 +15,7 @@ from typing import Any
 from zdb.formats.list_model import Problem
 from zdb.messages import Message
 
-__all__ = ["PlacedText", "placed_problem"]
+__all__ = ["PlacedText", "place_of", "placed_problem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +44,9 @@ def placed_problem(problem: Problem) -> PlacedText:
     else:  # a problem made without a template stays in English, its text a value (never a template)
         text = Message("{text}", text=problem.message)
     return PlacedText(problem.file, problem.line, problem.column, text)
+
+
+def place_of(problem: Problem) -> str:
+    """Where a refusal names the problem: ``file:line: column``, without what is not known."""
+    where = f"{problem.file}:{problem.line}" if problem.line else problem.file
+    return f"{where}: {problem.column}" if problem.column else where

@@ -22,7 +22,7 @@ from zdb.formats.list_reader import read_rating_list
 from zdb.formats.read_limits import ReadLimits, ReadRefusedError
 from zdb.lists.difference import Difference
 from zdb.lists.models import ListImport
-from zdb.lists.problem_texts import placed_problem
+from zdb.lists.problem_texts import place_of, placed_problem
 from zdb.lists.sync_plan import plan_sync
 from zdb.lists.sync_writes import WRITE_STEPS, write_sync
 from zdb.lists.upload_refusals import refusal_error
@@ -66,13 +66,8 @@ class ListProblemsError(ValidationError):
     """A list refused because of its problems (each with file, line and column); nothing is stored."""
 
     def __init__(self, problems: list[Problem], difference: Difference) -> None:
-        super().__init__([ValidationProblem(_place(p), placed_problem(p).text) for p in problems])
+        super().__init__([ValidationProblem(place_of(p), placed_problem(p).text) for p in problems])
         self.difference = difference
-
-
-def _place(problem: Problem) -> str:
-    where = f"{problem.file}:{problem.line}" if problem.line else problem.file
-    return f"{where}: {problem.column}" if problem.column else where
 
 
 def list_date_of(rating_list: RatingList, given: date | None) -> date:

@@ -51,9 +51,10 @@ _OPTIONS = {
 _KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "translate": (2,), "mark": None, "Message": (1,)}
 #: a list's problem is made in the pure reader as ``Problem.of(file, line, column, template)``
 #: or from a bad value's ``_BadValueError(template)`` (``zdb.lists.problem_texts`` makes it a Message)
-_MESSAGE_KEYWORDS = {"Message": (1,), "of": (4,), "_BadValueError": (1,)}
-#: the pure reader of the federation's list, whose problems the staff's list page shows
-_PROBLEM_SOURCES = ("formats/list_reader.py",)
+_MESSAGE_KEYWORDS = {"Message": (1,), "of": (4,), "_BadValueError": (1,), "FideReadError": (1,)}
+#: the pure readers of the federation's list and of FIDE's, whose problems the staff's list page
+#: shows (a FIDE value's problem is raised as ``FideReadError(template)``)
+_PROBLEM_SOURCES = ("formats/list_reader.py", "formats/fide_list.py", "formats/fide_txt.py", "formats/fide_xml.py")
 
 
 def extract_messages() -> Catalog:
