@@ -34,6 +34,11 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/lists", tags=["federations and clubs"])
 
+#: an upload's and a re-run's answer: 202, the import named in ``Location``
+_ACCEPTED: dict[int | str, dict[str, Any]] = {
+    202: {"headers": {"Location": {"description": "the import", "schema": {"type": "string"}}}}
+}
+
 
 class ImportProgress(BaseModel):
     """A rating list's phases ended of its phases (reading, comparing, then the writes: 2 for a
@@ -125,10 +130,7 @@ def _out(record: ListImport) -> ListImportOut:
     description="The ZIP (`spieler.csv`, `vereine.csv`, `verbaende.csv` in any layout in use) is imported by the "
     "worker: the first list of a federation, or a later one as a sync. `dry_run` answers the difference and "
     "stores nothing. A list with problems stores nothing unless `skip_problems`. Follow it at `Location`.",
-    responses={
-        202: {"headers": {"Location": {"description": "the import", "schema": {"type": "string"}}}},
-        **problems(401, 403, 422),
-    },
+    responses={**_ACCEPTED, **problems(401, 403, 422)},
 )
 def upload_list(
     *,
@@ -160,8 +162,16 @@ def _store(
     session.add(record)
     session.flush()
     session.refresh(record)
-    action = "fide.upload" if record.kind == "fide" else "list.upload"
-    record_entry(session, caller.token_id, action, f"import {record.id}", file=record.file_name, dry_run=record.dry_run)
+    return _queued(request, session, caller, record, "upload", file=record.file_name, dry_run=record.dry_run)
+
+
+def _queued(
+    request: Request, session: Session, caller: Principal, record: ListImport, verb: str, **detail: Any
+) -> JSONResponse:
+    """The import audited (``list.<verb>`` or ``fide.<verb>``) and queued for the worker, who is
+    asked after the commit; answered 202 with the import at ``Location``."""
+    action = f"{'fide' if record.kind == 'fide' else 'list'}.{verb}"
+    record_entry(session, caller.token_id, action, f"import {record.id}", **detail)
     queue_list_import(session, record.id)
     location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
     return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})
@@ -184,10 +194,7 @@ def _payload(file: UploadFile, default_name: str) -> tuple[bytes, str]:
     "of `edition` (default: the first day of the month it runs), replacing an edition of that date. "
     "`dry_run` reads and counts, storing nothing. Lines that cannot be read refuse the list unless "
     "`skip_problems`. Follow it at `Location` (`GET /lists/imports/{id}`).",
-    responses={
-        202: {"headers": {"Location": {"description": "the import", "schema": {"type": "string"}}}},
-        **problems(401, 403, 422),
-    },
+    responses={**_ACCEPTED, **problems(401, 403, 422)},
 )
 def upload_fide_list(
     *,
@@ -244,10 +251,7 @@ def list_import(
     description="An import that failed (its worker was lost, or it broke off) is run again with its kept file: "
     "it waits for the worker as an upload does. Only a failed import runs again, and only when asked: the "
     "worker never resumes one by itself. Follow it at `Location`.",
-    responses={
-        202: {"headers": {"Location": {"description": "the import", "schema": {"type": "string"}}}},
-        **problems(401, 403, 404, 409),
-    },
+    responses={**_ACCEPTED, **problems(401, 403, 404, 409)},
 )
 def rerun_list_import(
     *,
@@ -258,8 +262,4 @@ def rerun_list_import(
 ) -> JSONResponse:
     caller.require("admin")
     record = rerun_import(session, import_id)
-    action = "fide.rerun" if record.kind == "fide" else "list.rerun"
-    record_entry(session, caller.token_id, action, f"import {record.id}", file=record.file_name)
-    queue_list_import(session, record.id)
-    location = f"{request.scope.get('root_path', '')}/api/v1/lists/imports/{record.id}"
-    return JSONResponse(_out(record).model_dump(mode="json"), status_code=202, headers={"Location": location})
+    return _queued(request, session, caller, record, "rerun", file=record.file_name)
