@@ -8,10 +8,12 @@ submission endpoints themselves (202 naming the review).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
 
 from zdb.api.conditional import conditional_json
 from zdb.api.openapi import problems
@@ -23,7 +25,7 @@ from zdb.federations.settings import require_federation
 from zdb.reviews import directory as people
 from zdb.reviews import office_writes, queries
 from zdb.reviews import service as reviews
-from zdb.reviews.models import ReviewSetting
+from zdb.reviews.models import Review, ReviewSetting
 from zdb.reviews.rules import effective_review, set_trusted
 from zdb.reviews.schemas import (
     ContactIn,
@@ -111,10 +113,7 @@ def approve(
     review_id: ReviewId,
     body: Annotated[DecisionIn | None, Body()] = None,
 ) -> ReviewOut:
-    decided = reviews.approve(
-        session, caller, review_id, by=writer_name(caller), note=None if body is None else body.reason
-    )
-    return queries.review_out(session, decided)
+    return _decided(session, caller, review_id, reviews.approve, note=None if body is None else body.reason)
 
 
 @router.post(
@@ -124,8 +123,14 @@ def approve(
     responses=problems(401, 403, 404, 409),
 )
 def reject(*, session: RequestSession, caller: Staff, review_id: ReviewId, body: DecisionIn) -> ReviewOut:
-    decided = reviews.reject(session, caller, review_id, by=writer_name(caller), reason=body.reason)
-    return queries.review_out(session, decided)
+    return _decided(session, caller, review_id, reviews.reject, reason=body.reason)
+
+
+def _decided(
+    session: Session, caller: Principal, review_id: int, decide: Callable[..., Review], **reason: str | None
+) -> ReviewOut:
+    """The review decided by the caller (named its writer), answered as it now stands."""
+    return queries.review_out(session, decide(session, caller, review_id, by=writer_name(caller), **reason))
 
 
 def _rule_out(session: RequestSession, prefix: str) -> ReviewRuleOut:
@@ -204,9 +209,7 @@ def delete_officer(*, session: RequestSession, caller: Admin, prefix: Prefix) ->
     responses=problems(401, 403, 422),
 )
 def trust(*, session: RequestSession, caller: Admin, token_id: TokenId) -> Response:
-    if set_trusted(session, token_id, trusted=True, by=writer_name(caller)):
-        record_entry(session, caller.token_id, "token.trust", f"token {token_id}", trusted=True)
-    return Response(status_code=204)
+    return _trusted(session, caller, token_id, trusted=True)
 
 
 @router.delete(
@@ -218,8 +221,13 @@ def trust(*, session: RequestSession, caller: Admin, token_id: TokenId) -> Respo
     responses=problems(401, 403, 422),
 )
 def distrust(*, session: RequestSession, caller: Admin, token_id: TokenId) -> Response:
-    if set_trusted(session, token_id, trusted=False, by=writer_name(caller)):
-        record_entry(session, caller.token_id, "token.trust", f"token {token_id}", trusted=False)
+    return _trusted(session, caller, token_id, trusted=False)
+
+
+def _trusted(session: Session, caller: Principal, token_id: int, *, trusted: bool) -> Response:
+    """A referee's trust set; audited only when it changed."""
+    if set_trusted(session, token_id, trusted=trusted, by=writer_name(caller)):
+        record_entry(session, caller.token_id, "token.trust", f"token {token_id}", trusted=trusted)
     return Response(status_code=204)
 
 
