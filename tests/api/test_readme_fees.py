@@ -12,66 +12,25 @@ games, and its results came after the 7th day after its end (15 Nov 2026): by
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import httpx
 
-from tests.api.test_readme_commands import _PRELUDE as _CURL
-from tests.api.test_readme_commands import _environment, project  # noqa: F401 - a fixture
-from tests.api.test_readme_life import SETUP, service  # noqa: F401 - a fixture
-from tests.api.test_readme_sessions import README
+from tests.api.readme_walks import run_section, section_commands, service  # noqa: F401 - a fixture
+from tests.api.test_readme_commands import project  # noqa: F401 - a fixture
 from zdb.formats.trf import iter_games, parse_trf
 
 HEADING = "### A FIDE-rated tournament and its fees"
 
 
-def _section_commands() -> list[tuple[int, str]]:
-    """(line, command) of every shell block of the section, continuations joined."""
-    lines = README.read_text(encoding="utf-8").splitlines()
-    start = next(n for n, line in enumerate(lines, start=1) if line.strip() == HEADING)
-    commands: list[tuple[int, str]] = []
-    inside, pending, first = False, "", 0
-    for number, line in enumerate(lines[start:], start=start + 1):
-        if line.startswith(("## ", "### ")):
-            break
-        if line.startswith("```"):
-            inside = line.strip().startswith("```sh")
-            continue
-        if not inside or not line.strip() or line.lstrip().startswith("#"):
-            continue
-        first = first if pending else number
-        if line.rstrip().endswith("\\"):
-            pending += line.rstrip()[:-1] + " "
-            continue
-        commands.append((first, pending + line))
-        pending = ""
-    return commands
-
-
 def test_a_fide_rated_tournament_goes_from_registration_to_its_fees(project: Path, service: int) -> None:  # noqa: F811
-    commands = _section_commands()
+    commands = section_commands(HEADING)
     assert len(commands) >= 10, commands
-    script = [_CURL, SETUP.format(port=service)]
-    for number, command in commands:
-        check = f'[ "$?" -eq 0 ] || {{ echo "line {number} failed" >&2; exit 1; }}'
-        script += [f"README_LINE={number}", command, check]
-    script.append('printf "%s %s %s %s\\n" "$FID" "$FCODE" "$NUMBER" "$ADMIN_TOKEN" > ids')
-    curl_log = project / "curl.log"
-    done = subprocess.run(
-        ["bash", "-c", "\n".join(script)],
-        cwd=project,
-        env={**_environment(project), "CURL_LOG": str(curl_log)},
-        capture_output=True,
-        encoding="utf-8",
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    for entry in curl_log.read_text().splitlines():
-        _, status, code = entry.split(" ")
-        assert status.startswith("2") and code == "0", (entry, done.stdout[-2000:])
-    fid, code, number, token = (project / "ids").read_text().split()
+    walk = run_section(project, service, commands, ["FID", "FCODE", "NUMBER", "ADMIN_TOKEN"])
+    for entry in walk.calls:
+        _, status, code = entry
+        assert status.startswith("2") and code == "0", (entry, walk.stdout[-2000:])
+    fid, code, number, token = walk.kept.values()
     api = httpx.Client(
         base_url=f"http://127.0.0.1:{service}/api/v1", timeout=10, headers={"Authorization": f"Bearer {token}"}
     )
