@@ -49,8 +49,8 @@ class ImportProgress(BaseModel):
     total: int = Field(examples=[9])
 
 
-class ListImportSummary(BaseModel):
-    """An import as the list of imports shows it: without its difference."""
+class _ImportFacts(BaseModel):
+    """What both answers tell of an import before its outcome (the field order is the answers')."""
 
     id: int = Field(examples=[1])
     kind: Literal["list", "fide"] = Field(description="the federation's rating list or FIDE's list", examples=["list"])
@@ -62,23 +62,18 @@ class ListImportSummary(BaseModel):
     skip_problems: bool
     status: Literal["waiting", "running", "done", "refused", "failed"] = Field(examples=["done"])
     progress: ImportProgress
+
+
+class ListImportSummary(_ImportFacts):
+    """An import as the list of imports shows it: without its difference."""
+
     created_at: UtcDateTime = Field(examples=["2026-12-02T08:00:00Z"])
     finished_at: UtcDateTime | None = Field(examples=["2026-12-02T08:00:09Z"])
 
 
-class ListImportOut(BaseModel):
+class ListImportOut(_ImportFacts):
     """An import of a rating list: waiting for the worker, running, or ended with its answer."""
 
-    id: int = Field(examples=[1])
-    kind: Literal["list", "fide"] = Field(description="the federation's rating list or FIDE's list", examples=["list"])
-    file_name: str = Field(examples=["LV-0-csv.zip"])
-    list_date: date | None = Field(
-        description="the epoch of the starting states it brings; of FIDE's list, its edition", examples=["2026-11-30"]
-    )
-    dry_run: bool
-    skip_problems: bool
-    status: Literal["waiting", "running", "done", "refused", "failed"] = Field(examples=["done"])
-    progress: ImportProgress
     result: dict[str, Any] | None = Field(
         description="the difference: counts per kind, the first lines of each, the problems and warnings (file:line: "
         "column: text; `problem_texts` and `warning_texts` hold the same with file, line, column and the text's "
@@ -90,36 +85,27 @@ class ListImportOut(BaseModel):
     finished_at: UtcDateTime | None = Field(examples=["2026-12-02T08:00:09Z"])
 
 
+def _facts(record: ListImport) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "kind": record.kind,
+        "file_name": record.file_name,
+        "list_date": record.list_date,
+        "dry_run": record.dry_run,
+        "skip_problems": record.skip_problems,
+        "status": record.status,
+        "progress": ImportProgress(done=record.progress_done, total=record.progress_total),
+        "created_at": record.created_at,
+        "finished_at": record.finished_at,
+    }
+
+
 def _summary(record: ListImport) -> ListImportSummary:
-    return ListImportSummary(
-        id=record.id,
-        kind=record.kind,  # type: ignore[arg-type]
-        file_name=record.file_name,
-        list_date=record.list_date,
-        dry_run=record.dry_run,
-        skip_problems=record.skip_problems,
-        status=record.status,  # type: ignore[arg-type]
-        progress=ImportProgress(done=record.progress_done, total=record.progress_total),
-        created_at=record.created_at,
-        finished_at=record.finished_at,
-    )
+    return ListImportSummary(**_facts(record))
 
 
 def _out(record: ListImport) -> ListImportOut:
-    return ListImportOut(
-        id=record.id,
-        kind=record.kind,  # type: ignore[arg-type]
-        file_name=record.file_name,
-        list_date=record.list_date,
-        dry_run=record.dry_run,
-        skip_problems=record.skip_problems,
-        status=record.status,  # type: ignore[arg-type]
-        progress=ImportProgress(done=record.progress_done, total=record.progress_total),
-        result=record.result,
-        error=record.error,
-        created_at=record.created_at,
-        finished_at=record.finished_at,
-    )
+    return ListImportOut(**_facts(record), result=record.result, error=record.error)
 
 
 @router.post(
