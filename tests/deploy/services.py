@@ -101,6 +101,7 @@ class Nginx:
         text, replaced = re.subn(r"    server api:8000[^\n]*\n", servers, text)
         assert replaced == 1, "the upstream's server line moved: update tests/deploy/services.py"
         text = text.replace("/var/cache/nginx/zdb", str(cache))
+        text = text.replace("/var/log/nginx/access.log", str(folder / "logs" / "access.log"))
         text = text.replace("    listen 80;", f"    listen 127.0.0.1:{self.port};")
         (folder / "zdb.conf").write_text(text)
         temp = folder / "temp"
@@ -113,7 +114,6 @@ pid {folder}/nginx.pid;
 error_log {folder}/logs/error.log warn;
 events {{ worker_connections 512; }}
 http {{
-    access_log {folder}/logs/access.log;
     client_body_temp_path {temp}/body;
     proxy_temp_path {temp}/proxy;
     fastcgi_temp_path {temp}/fastcgi;

@@ -1,7 +1,8 @@
 """The proxy of ``docker-compose.yml`` (``deploy/nginx/zdb.conf``), run with Debian's nginx in
 front of two API processes of the test's PostgreSQL: a public answer is served from its cache,
 a token's or a session's answer never is, and neither is a refusal or an error; while the API
-processes are away, what the cache holds is still answered."""
+processes are away, what the cache holds is still answered. Its access log, like the API's, holds
+paths only: no query string, and a complainant's private link with its key withheld."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.db.conftest import (  # noqa: F401 - fixtures used here
     postgres_template,
     redis_url,
 )
-from tests.deploy.services import NGINX, Api, Nginx
+from tests.deploy.services import NGINX, Api, Nginx, wait
 from zdb.db import engine_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(NGINX is None, reason="Debian's nginx is not installed")]
@@ -135,3 +136,30 @@ def test_a_published_edition_is_kept_and_the_api_s_absence_survived(proxied: Pro
         proxied.apis[0].start()
     back = proxied.get(never_asked)
     assert back.status_code == 200 and back.headers["x-cache-status"] == "MISS"
+
+
+def test_the_logs_hold_paths_without_queries_or_a_private_link_s_key(proxied: Proxied) -> None:
+    body = {
+        "subject": "evaluation",
+        "tournament": 1,
+        "person": proxied.world.pkz["A"],
+        "pkz": proxied.world.pkz["A"],
+        "email": "anna.mueller@example.org",
+        "text": "Meine Partie in Runde 2 endete remis.",
+    }
+    filed = httpx.post(f"{proxied.nginx.url}/api/v1/complaints", json=body, timeout=30)
+    assert filed.status_code == 201, filed.text
+    link = filed.json()["follow"]
+    secret = link.rsplit("/", 1)[-1]
+    assert proxied.get(link).status_code == 200
+    assert proxied.get(f"/api/v1{link}").status_code == 200
+    assert proxied.get("/api/v1/players?name=Schmidtbauer").status_code == 200
+    access = proxied.nginx.folder / "logs" / "access.log"
+    wait(lambda: "/api/v1/players " in access.read_text(), 10, "the proxy's access line")
+    proxy_log = access.read_text()
+    assert '"GET /complaints/follow/<withheld> HTTP/1.1" 200' in proxy_log
+    assert '"GET /api/v1/complaints/follow/<withheld> HTTP/1.1" 200' in proxy_log
+    api_log = (proxied.nginx.folder.parent / "api.log").read_text(errors="replace")
+    assert "GET /complaints/follow/<withheld> 200" in api_log
+    for log in (proxy_log, api_log):
+        assert secret not in log and "Schmidtbauer" not in log
