@@ -4,8 +4,8 @@
                                     [--server postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
                                     [--database zdb_bench_columns]
 
-Needs the libraries compared (not the project's dependencies):
-``pip install pyarrow pgpq adbc-driver-postgresql``.
+Needs the libraries compared, which the project itself does not use: the ``bench`` extra
+(``pip install -e '.[bench]'``).
 
 A full recalculation writes every history row from the engine's report columns as binary COPY
 (``zdb.binary_copy.encode_rows``, through ``bulk.copy_binary``) into a bare copy of
