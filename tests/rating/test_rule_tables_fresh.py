@@ -19,9 +19,32 @@ import pytest
 
 from zdb.rating.rulesets import ClassicCoefficient, CoefficientColumns, CoefficientInput, Wo2026Factor
 
-#: R0 on both sides of every limit of §6 and §7 (1300, 1600, 2000, 2200), far from them, and
-#: two whose (R0 / 1000)^4 lies just above a half (3.5125…, 6.5046…), where E rounds up
-RATINGS = (800, 1000, 1250, 1299, 1300, 1369, 1500, 1597, 1599, 1600, 1700, 1999, 2000, 2100, 2199, 2200, 2500)
+#: R0 on both sides of every limit of §6 and §7 (1300, 1600, 2000, 2200), far from them, two
+#: whose (R0 / 1000)^4 lies just above a half (3.5125…, 6.5046…), where E rounds up, and the
+#: ends of the tabulated ratings (0 and 4095 in the table, 4096 and 5000 beyond it)
+RATINGS = (
+    0,
+    800,
+    1000,
+    1250,
+    1299,
+    1300,
+    1369,
+    1500,
+    1597,
+    1599,
+    1600,
+    1700,
+    1999,
+    2000,
+    2100,
+    2199,
+    2200,
+    2500,
+    4095,
+    4096,
+    5000,
+)
 #: every age class: youth (≤ 20), each junior year (21-25), adult, unknown (counts as 26+)
 AGES = (10, 20, 21, 22, 23, 24, 25, 26, 40, 99)
 INDICES = tuple(range(1, 14))
