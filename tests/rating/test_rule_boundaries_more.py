@@ -14,6 +14,7 @@ from math import erf
 import numpy as np
 
 from zdb.rating import solve_rating
+from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.rounding import round_float_to, rounded_float, rounded_floats
 from zdb.rating.rulesets import CONVERSIONS, conversions_between
 
@@ -45,3 +46,19 @@ def test_a_performance_started_one_point_off_still_solves_the_equation() -> None
     rating = solve_rating([1500.0] * 4, 1.0, start=1500.0)
     assert abs(4 * 0.5 * (1 + erf((rating - 1500) / 400)) - 1.0) < 1e-9
     assert round(rating) == 1309  # 1500 + 400 · erfinv(−0.5) = 1500 − 190.77
+
+
+# spec §9.4 and §13.13: the joint iteration solves Σ P(Ri − R_opp) = W for every newcomer to
+# 1e-9. Two newcomers far from their fixed opponents: A drew a 3000 and scored 4 of 7 against
+# B; B scored ½ against 2900, 800 and 3000 and 3 of 7 against A. The Newton step and its half
+# overshoot: the step must be halved more than once before it descends.
+def test_the_joint_iteration_solves_a_group_whose_steps_must_be_halved_twice() -> None:
+    equations = [
+        JointEquation(fixed=(3000.0,), coupled=(1,) * 7, points=4.5),
+        JointEquation(fixed=(2900.0, 800.0, 3000.0), coupled=(0,) * 7, points=3.5),
+    ]
+    x = solve_jointly(equations)
+    for a, equation in enumerate(equations):
+        total = sum(0.5 * (1 + erf((x[a] - r) / 400)) for r in equation.fixed)
+        total += sum(0.5 * (1 + erf((x[a] - x[b]) / 400)) for b in equation.coupled)
+        assert abs(total - equation.points) < 1e-9
