@@ -1,6 +1,7 @@
 """Shared fixtures: where the shared specification lives, and the vectors read from it; ZDB's
 home folder is a temporary one, so that no test touches the embedded database of the person
-running the tests."""
+running the tests; the real databases every test may ask for (``tests/databases.py``, one
+plugin for the whole suite, so that no folder names them again)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest_plugins = ["tests.databases"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ZDB_SHARED", ROOT.parent / "shared"))

@@ -1,4 +1,4 @@
-"""Fixtures of the API tests: the real databases of ``tests/db/conftest.py`` (each test's own,
+"""Fixtures of the API tests: the real databases of ``tests/databases.py`` (each test's own,
 or one world per module and backend for the read-only tests), and a client on them."""
 
 from __future__ import annotations
@@ -11,16 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.world import World, build_world
-from tests.db.conftest import (  # noqa: F401 - fixtures used here and by the tests
-    database_copy,
-    database_url,
-    postgres_server,
-    postgres_template,
-    postgres_url,
-    redis_url,
-    sqlite_template,
-    sqlite_url,
-)
+from tests.databases import database_copy
 from tests.db.scenario import recalc
 from zdb.app import create_app
 from zdb.config import Settings
@@ -54,13 +45,13 @@ def world(world_url: str) -> Iterator[World]:
 
 
 @pytest.fixture
-def client(database_url: str) -> TestClient:  # noqa: F811 - the fixture imported above
+def client(database_url: str) -> TestClient:
     """A client on an empty database of this test's own, the recalculation left to the test."""
     return TestClient(create_app(Settings(database_url=database_url), recalculation=False))
 
 
 @pytest.fixture
-def fresh(database_url: str) -> World:  # noqa: F811 - the fixture imported above, by name
+def fresh(database_url: str) -> World:
     """The world in this test's own database, its pending tournament evaluated (for tests that write)."""
     made = build_world(database_url)
     recalc(database_url)

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
-from tests.db.conftest import database_copy
+from tests.databases import database_copy
 from zdb.app import create_app
 from zdb.auth.service import create_token
 from zdb.cli import main

@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 from tests.api.test_submissions import _body, _post
 from tests.api.world import World, build_world
 from tests.conftest import ROOT
-from tests.db.conftest import _admin, _with_database
+from tests.databases import _admin, _with_database
 from tests.db.scenario import differences, exported, recalc
 from zdb.app import create_app
 from zdb.config import Settings

@@ -11,7 +11,7 @@ from datetime import date
 import psycopg
 import pytest
 
-from tests.db.conftest import _admin, _with_database
+from tests.databases import _admin, _with_database
 from tests.db.scenario import assert_export_equals, differences, exported, recalc, submit
 from tests.db.test_hidden_order import _tournament_json
 from zdb.db import engine_for

@@ -35,7 +35,7 @@ from sqlalchemy import select, text
 from tests.api.test_submissions import _games
 from tests.api.world import World, build_world
 from tests.conftest import ROOT
-from tests.db.conftest import _admin, _with_database
+from tests.databases import _admin, _with_database
 from tests.db.scenario import big_time_line, differences, is_clean, submit
 from workers.celery_app import create_app
 from zdb.config import Settings

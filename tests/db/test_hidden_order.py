@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.db.conftest import database_copy
+from tests.databases import database_copy
 from tests.db.scenario import assert_export_equals, differences, exported, recalc, submit
 from tests.rating.strategies import time_lines, tournaments
 from zdb.db import engine_for

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from tests.db.conftest import _admin, _with_database
+from tests.databases import _admin, _with_database
 from zdb.db import engine_for
 from zdb.tournaments.models import GameRow, Participation
 

@@ -31,7 +31,7 @@ from sqlalchemy import delete, func, select
 from tests.api.test_submissions import _games
 from tests.api.world import World, build_world
 from tests.conftest import ROOT
-from tests.db.conftest import _admin, _with_database
+from tests.databases import _admin, _with_database
 from tests.db.scenario import recalc
 from tests.db.test_drills import Production, Redis, _stop, _wait, broker  # noqa: F401 - fixtures used here
 from tests.notifications.receiver import Receiver, running

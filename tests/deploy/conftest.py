@@ -7,12 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.db.conftest import postgres_server  # noqa: F401 - the fixture used here
 from tests.deploy.replica import Replica
 
 
 @pytest.fixture(scope="session")
-def replica(postgres_server: str) -> Iterator[Replica]:  # noqa: F811
+def replica(postgres_server: str) -> Iterator[Replica]:
     made = Replica(postgres_server)
     try:
         made.make()

@@ -13,12 +13,7 @@ import httpx
 import pytest
 
 from tests.api.world import World, build_world
-from tests.db.conftest import (  # noqa: F401 - fixtures used here
-    database_copy,
-    postgres_server,
-    postgres_template,
-    redis_url,
-)
+from tests.databases import database_copy
 from tests.deploy.services import NGINX, Api, Nginx, wait
 from zdb.db import engine_for
 
@@ -39,9 +34,9 @@ class Proxied:
 
 @pytest.fixture(scope="module")
 def proxied(
-    postgres_server: str,  # noqa: F811
-    postgres_template: str,  # noqa: F811
-    redis_url: str,  # noqa: F811
+    postgres_server: str,
+    postgres_template: str,
+    redis_url: str,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Proxied]:
     folder = tmp_path_factory.mktemp("proxy")

@@ -16,11 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from tests.api.world import NAMES, World, build_world
-from tests.db.conftest import (  # noqa: F401 - fixtures used here
-    database_copy,
-    postgres_server,
-    postgres_template,
-)
+from tests.databases import database_copy
 from tests.deploy.replica import Replica
 from tests.deploy.services import wait
 from tests.web.signed_in import signed_in
@@ -59,8 +55,8 @@ class Routed:
 @pytest.fixture
 def routed(
     replica: Replica,
-    postgres_server: str,  # noqa: F811
-    postgres_template: str,  # noqa: F811
+    postgres_server: str,
+    postgres_template: str,
     request: pytest.FixtureRequest,
 ) -> Iterator[Routed]:
     bound, every = getattr(request, "param", (30.0, 0.2))

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from tests.db.conftest import database_copy, postgres_server, postgres_template  # noqa: F401 - fixtures
+from tests.databases import database_copy
 from zdb.cli import main
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Federation
@@ -29,7 +29,7 @@ from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
 
 @pytest.fixture(scope="module")
-def rated(postgres_server: str, postgres_template: str) -> Iterator[str]:  # noqa: F811 - the fixtures above
+def rated(postgres_server: str, postgres_template: str) -> Iterator[str]:
     """The synthetic federation, rated, with a schedule for its root from before its first tournament."""
     with database_copy(postgres_server, postgres_template, "zdb_fees") as url:
         loaded = CliRunner().invoke(main, ["synth", "--scale", "0.003", "--database-url", url])

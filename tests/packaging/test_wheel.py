@@ -33,7 +33,7 @@ from sqlalchemy.engine import make_url
 from uv import find_uv_bin
 
 from tests.conftest import ROOT
-from tests.db.conftest import _admin, _with_database
+from tests.databases import _admin, _with_database
 
 pytestmark = pytest.mark.slow
 

@@ -4,13 +4,3 @@ backends, and clients of the portal's token endpoint made in them."""
 from __future__ import annotations
 
 from tests.api.conftest import client, fresh, world, world_url  # noqa: F401 - fixtures used by the tests
-from tests.db.conftest import (  # noqa: F401 - fixtures used here and by the tests
-    database_copy,
-    database_url,
-    postgres_server,
-    postgres_template,
-    postgres_url,
-    redis_url,
-    sqlite_template,
-    sqlite_url,
-)

@@ -9,14 +9,6 @@ from fastapi.testclient import TestClient
 
 from tests.api.conftest import world, world_url  # noqa: F401 - fixtures used here and by the tests
 from tests.api.world import World
-from tests.db.conftest import (  # noqa: F401 - fixtures used by the tests
-    database_url,
-    postgres_server,
-    postgres_template,
-    postgres_url,
-    sqlite_template,
-    sqlite_url,
-)
 from tests.web.same_site import SAME_SITE
 
 

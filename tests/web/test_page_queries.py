@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from benchmarks.pages import StatementCounter, largest_pages, server_ms
-from tests.db.conftest import database_copy
+from tests.databases import database_copy
 from zdb.app import create_app
 from zdb.config import Settings
 from zdb.db import engine_for

@@ -1,5 +1,6 @@
-"""Real databases for the tests: PostgreSQL from ZDB_TEST_DATABASE_URL (CI sets it) or a
-testcontainers container where Docker runs; SQLite files for the embedded mode.
+"""Real databases for the tests, a plugin of the whole suite (``tests/conftest.py`` names it):
+PostgreSQL from ZDB_TEST_DATABASE_URL (CI sets it) or a testcontainers container where Docker
+runs; SQLite files for the embedded mode.
 
 Every test gets its own database: PostgreSQL clones a template migrated once per session
 (CREATE DATABASE … TEMPLATE), SQLite copies a migrated file. Schemas come from the
