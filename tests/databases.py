@@ -10,9 +10,7 @@ migrations only, never from ``create_all``.
 from __future__ import annotations
 
 import os
-import queue
 import shutil
-import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,54 +68,8 @@ def postgres_template(postgres_server: str) -> Iterator[str]:
     upgrade(_with_database(postgres_server, name))
     engine_for(_with_database(postgres_server, name)).dispose()
     yield name
-    _DROPPER.wait()
     with _admin(postgres_server) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-class _Dropper:
-    """Drops the tests' databases on a thread of its own, after the test has ended.
-
-    PostgreSQL's DROP DATABASE waits for a checkpoint (every dirty buffer of the cluster written
-    and synced): about a second on this kind of machine, once per test of a suite that gives
-    every test its own database. Nothing a test asserts depends on the drop, so the test goes on
-    while the thread drops; the template's teardown waits until every copy is gone, so a session
-    leaves no database behind.
-    """
-
-    def __init__(self) -> None:
-        self._names: queue.Queue[tuple[str, str]] = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self.failures: list[str] = []
-
-    def drop(self, server: str, name: str) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="drop-test-databases", daemon=True)
-                self._thread.start()
-        self._names.put((server, name))
-
-    def _run(self) -> None:
-        while True:
-            server, name = self._names.get()
-            try:
-                with _admin(server) as admin:
-                    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            except psycopg.Error as error:  # reported by wait(), never lost
-                self.failures.append(f"{name}: {error}")
-            finally:
-                self._names.task_done()
-
-    def wait(self) -> None:
-        """Returns when every database handed over is dropped; fails naming any that was not."""
-        self._names.join()
-        if self.failures:
-            failures, self.failures = self.failures, []
-            raise RuntimeError("test databases not dropped: " + "; ".join(failures))
-
-
-_DROPPER = _Dropper()
 
 
 @contextmanager
@@ -131,7 +83,8 @@ def database_copy(server: str, template: str, prefix: str = "zdb_test") -> Itera
         yield url
     finally:
         engine_for(url).dispose()
-        _DROPPER.drop(server, name)
+        with _admin(server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture
