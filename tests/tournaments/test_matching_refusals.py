@@ -171,7 +171,9 @@ def test_a_newcomer_is_proposed_in_a_preview_and_nothing_is_written(database_url
 
 def test_a_newcomer_is_created_with_his_membership(database_url: str) -> None:
     known = _federation(database_url)
-    query = _newcomer(birth_date=date(1990, 2, 3), sex="F", club="C0327", club_code="C0327", member_no=12)
+    query = _newcomer(
+        birth_date=date(1990, 2, 3), sex="F", fide_id=4600009, club="C0327", club_code="C0327", member_no=12
+    )
     outcome = _match(database_url, query)
     (pkz,) = outcome.pkz
     assert pkz is not None and pkz != known
@@ -179,7 +181,9 @@ def test_a_newcomer_is_created_with_his_membership(database_url: str) -> None:
     assert _memberships(database_url, pkz) == [("C0327", 12, JOINED)]
     with unit_of_work(engine_for(database_url)) as session:
         player = session.get_one(Player, pkz)
-        assert (player.surname, player.given_name, player.birth_year, player.sex) == ("Neumann", "Nora", 1990, "F")
+        recorded = (player.surname, player.given_name, player.birth_year, player.birth_date, player.sex)
+        assert recorded == ("Neumann", "Nora", 1990, date(1990, 2, 3), "F")
+        assert (player.fide_id, player.guest) == (4600009, False)
     # Found again by the same identification, not created a second time.
     again = _match(database_url, PlayerQuery("players[0]", club_code="C0327", member_no=12))
     assert (again.pkz, again.created) == ((pkz,), (False,))
@@ -191,6 +195,18 @@ def test_a_newcomer_without_a_club_is_created_without_a_membership(database_url:
     (pkz,) = outcome.pkz
     assert pkz is not None and outcome.created == (True,) and outcome.problems == ()
     assert _memberships(database_url, pkz) == []
+
+
+def test_a_guest_is_created_from_his_birth_year_with_what_the_file_lacks_left_empty(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Gast", birth_year=1988, guest=True))
+    (pkz,) = outcome.pkz
+    assert pkz is not None and outcome.created == (True,) and outcome.problems == ()
+    with unit_of_work(engine_for(database_url)) as session:
+        player = session.get_one(Player, pkz)
+        recorded = (player.surname, player.given_name, player.birth_year, player.birth_date, player.sex)
+        assert recorded == ("Gast", "", 1988, None, None)
+        assert (player.fide_id, player.guest) == (None, True)
 
 
 def test_a_newcomer_in_an_unknown_club_is_refused(database_url: str) -> None:
