@@ -302,3 +302,22 @@ def test_one_membership_number_for_two_newcomers_is_refused(database_url: str) -
     outcome = _match(database_url, first, _second(member_no=13))
     assert outcome.problems == () and outcome.created == (True, True)
     assert outcome.pkz[0] != outcome.pkz[1]
+
+
+def test_a_newcomer_near_a_record_of_the_same_birth_year_is_created_with_a_warning(database_url: str) -> None:
+    """One edit from "Berta Bekannt", born 1970: entered as someone new, but the referee is told
+    of the record (never refused); a near name of another birth year is not told."""
+    known = _federation(database_url)
+    near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    outcome = _match(database_url, near, create=False)
+    assert (outcome.pkz, outcome.problems) == ((None,), ())
+    assert _warned(outcome) == [
+        (
+            "players[1]",
+            f"no record fits 'Berta Bekant', so a new person is entered; but the record {known} (Berta Bekannt, "
+            "born 1970) has a similar name and the same birth year: if it is the same person, name the player "
+            "by that person number",
+        )
+    ]
+    other_year = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1971)
+    assert _match(database_url, other_year, create=False).warnings == ()
