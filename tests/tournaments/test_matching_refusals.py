@@ -321,3 +321,18 @@ def test_a_newcomer_near_a_record_of_the_same_birth_year_is_created_with_a_warni
     ]
     other_year = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1971)
     assert _match(database_url, other_year, create=False).warnings == ()
+
+
+def test_a_near_name_with_another_known_birth_date_is_not_told(database_url: str) -> None:
+    """Where the caller may read the record's full birth date, the newcomer's date is compared:
+    another date is another person, the same date is told."""
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (dated,) = create_players(
+            session, [NewPlayer(surname="Datiert", given_name="Dora", birth_year=1975, birth_date=date(1975, 5, 5))]
+        )
+        session.add(Membership(player_pkz=dated, club_code="C0327", member_no=8, valid_from=date(2010, 1, 1)))
+    other_date = PlayerQuery("players[0]", surname="Datirt", given_name="Dora", birth_date=date(1975, 6, 6))
+    assert _match(database_url, other_date, create=False).warnings == ()
+    same_date = PlayerQuery("players[0]", surname="Datirt", given_name="Dora", birth_date=date(1975, 5, 5))
+    assert [w.place for w in _match(database_url, same_date, create=False).warnings] == ["players[0]"]
