@@ -336,3 +336,13 @@ def test_a_near_name_with_another_known_birth_date_is_not_told(database_url: str
     assert _match(database_url, other_date, create=False).warnings == ()
     same_date = PlayerQuery("players[0]", surname="Datirt", given_name="Dora", birth_date=date(1975, 5, 5))
     assert [w.place for w in _match(database_url, same_date, create=False).warnings] == ["players[0]"]
+
+
+def test_a_newcomer_named_by_surname_alone_near_such_a_record_is_told(database_url: str) -> None:
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (single,) = create_players(session, [NewPlayer(surname="Einname", birth_year=1985)])
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Einnam", birth_year=1985), create=False)
+    assert [w.message.split(" has a similar name")[0] for w in outcome.warnings] == [
+        f"no record fits 'Einnam', so a new person is entered; but the record {single} (Einname, born 1985)"
+    ]
