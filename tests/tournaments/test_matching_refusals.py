@@ -1,0 +1,348 @@
+"""What the player matching answers, called directly: each way a known person is found (person
+number, a merged person number, club code + membership number, FIDE id, name + birth), the
+newcomer proposed or created, and the refusals of a newcomer with their texts and places — a
+club that does not exist, a club outside the caller's scope, a birth year outside the records'
+range (from 1850, the check of ``players.birth_year``, to the current year: the module's rule;
+the rating rules say nothing of it), one membership number given to two newcomers. On both
+databases. Fast enough to run against every mutant of ``zdb/players/matching.py``."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+
+from zdb.auth.principal import Principal
+from zdb.db import engine_for, unit_of_work
+from zdb.federations.models import Club, Federation
+from zdb.players.matching import MatchOutcome, PlayerQuery, match_players
+from zdb.players.models import Membership, Player
+from zdb.players.service import NewPlayer, create_players
+
+REFEREE = Principal("referee", "C")  # his scope: the clubs whose codes start with C
+ADMIN = Principal("admin")
+JOINED = date(2026, 3, 1)
+THIS_YEAR = date.today().year
+
+
+def _federation(url: str) -> int:
+    """Region C with club C0327, region D with club D0101, and one member of C0327 (membership
+    number 7, FIDE id 4600001); his person number."""
+    with unit_of_work(engine_for(url)) as session:
+        session.add(Federation(prefix="", name="Deutscher Schachbund", level=0, parent_prefix=None))
+        session.flush()
+        session.add(Federation(prefix="C", name="Region C", level=1, parent_prefix=""))
+        session.add(Federation(prefix="D", name="Region D", level=1, parent_prefix=""))
+        session.flush()
+        session.add(Club(code="C0327", name="SK Musterstadt 1920", federation_prefix="C"))
+        session.add(Club(code="D0101", name="SC Anderswo", federation_prefix="D"))
+        session.flush()
+        (pkz,) = create_players(
+            session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970, sex="F", fide_id=4600001)]
+        )
+        session.add(Membership(player_pkz=pkz, club_code="C0327", member_no=7, valid_from=date(2010, 1, 1)))
+    return pkz
+
+
+def _match(url: str, *queries: PlayerQuery, create: bool = True, caller: Principal = REFEREE) -> MatchOutcome:
+    with unit_of_work(engine_for(url)) as session:
+        return match_players(session, queries, create=create, joined=JOINED, caller=caller)
+
+
+def _said(outcome: MatchOutcome) -> list[tuple[str, str]]:
+    return [(p.place, p.message) for p in outcome.problems]
+
+
+def _warned(outcome: MatchOutcome) -> list[tuple[str, str]]:
+    return [(w.place, w.message) for w in outcome.warnings]
+
+
+def _persons(url: str) -> int:
+    with unit_of_work(engine_for(url)) as session:
+        return len(session.execute(select(Player.pkz)).all())
+
+
+def _memberships(url: str, pkz: int) -> list[tuple[str, int | None, date]]:
+    with unit_of_work(engine_for(url)) as session:
+        rows = session.execute(
+            select(Membership.club_code, Membership.member_no, Membership.valid_from).where(
+                Membership.player_pkz == pkz
+            )
+        )
+        return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+def _newcomer(**given: object) -> PlayerQuery:
+    return PlayerQuery("players[0]", surname="Neumann", given_name="Nora", **given)  # type: ignore[arg-type]
+
+
+# --- known persons ---------------------------------------------------------------------------
+
+
+def test_a_person_named_by_his_number_is_found(database_url: str) -> None:
+    pkz = _federation(database_url)
+    outcome = _match(database_url, PlayerQuery("players[0]", pkz=pkz))
+    assert (outcome.pkz, outcome.created, outcome.problems, outcome.warnings) == ((pkz,), (False,), (), ())
+
+
+def test_an_unknown_person_number_is_refused_at_its_field(database_url: str) -> None:
+    pkz = _federation(database_url)
+    outcome = _match(database_url, PlayerQuery("players[3]", pkz=pkz + 1000, surname="Bekannt"))
+    assert outcome.pkz == (None,) and outcome.created == (False,)
+    assert _said(outcome) == [("players[3].pkz", f"no player has the person number {pkz + 1000}")]
+    assert _persons(database_url) == 1
+
+
+def test_a_merged_person_number_is_taken_as_the_survivor_with_a_warning(database_url: str) -> None:
+    survivor = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
+        session.flush()
+        session.get_one(Player, gone).merged_into = survivor
+    outcome = _match(database_url, PlayerQuery("players[1]", pkz=gone))
+    assert (outcome.pkz, outcome.created, outcome.problems) == ((survivor,), (False,), ())
+    assert _warned(outcome) == [
+        (
+            "players[1].pkz",
+            f"the person number {gone} was merged into {survivor}: the player is taken as {survivor}",
+        )
+    ]
+
+
+def test_a_member_is_found_by_club_code_and_membership_number(database_url: str) -> None:
+    pkz = _federation(database_url)
+    outcome = _match(database_url, PlayerQuery("players[0]", club_code="C0327", member_no=7))
+    assert (outcome.pkz, outcome.created, outcome.problems, outcome.warnings) == ((pkz,), (False,), (), ())
+
+
+def test_a_membership_that_ended_finds_nobody(database_url: str) -> None:
+    pkz = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        session.execute(select(Membership).where(Membership.player_pkz == pkz)).scalar_one().valid_until = date(
+            2020, 12, 31
+        )
+    outcome = _match(database_url, PlayerQuery("players[2]", club_code="C0327", member_no=7))
+    assert outcome.pkz == (None,)
+    assert _said(outcome) == [
+        (
+            "players[2]",
+            "the player was not found by the given identification, and no name is given to find or create him",
+        )
+    ]
+
+
+def test_another_membership_number_or_club_finds_nobody(database_url: str) -> None:
+    _federation(database_url)
+    for query in (
+        PlayerQuery("players[0]", club_code="C0327", member_no=8),
+        PlayerQuery("players[0]", club_code="D0101", member_no=7),
+        PlayerQuery("players[0]", club_code="C0327"),
+        PlayerQuery("players[0]", member_no=7),
+    ):
+        outcome = _match(database_url, query)
+        assert outcome.pkz == (None,) and [p.place for p in outcome.problems] == ["players[0]"], query
+
+
+def test_a_player_is_found_by_fide_id(database_url: str) -> None:
+    pkz = _federation(database_url)
+    outcome = _match(database_url, PlayerQuery("players[0]", fide_id=4600001, club_code="C0327", member_no=99))
+    assert (outcome.pkz, outcome.created, outcome.problems) == ((pkz,), (False,), ())
+    unknown = _match(database_url, PlayerQuery("players[0]", fide_id=4600002))
+    assert unknown.pkz == (None,) and len(unknown.problems) == 1
+
+
+def test_a_player_is_found_by_name_and_birth_date(database_url: str) -> None:
+    pkz = _federation(database_url)
+    query = PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_date=date(1970, 6, 1))
+    outcome = _match(database_url, query)
+    assert (outcome.pkz, outcome.created, outcome.problems, outcome.warnings) == ((pkz,), (False,), (), ())
+    assert _persons(database_url) == 1
+
+
+# --- newcomers -------------------------------------------------------------------------------
+
+
+def test_a_newcomer_is_proposed_in_a_preview_and_nothing_is_written(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, _newcomer(birth_year=1990, club="C0327"), create=False)
+    assert (outcome.pkz, outcome.created, outcome.problems, outcome.warnings) == ((None,), (False,), (), ())
+    assert _persons(database_url) == 1
+
+
+def test_a_newcomer_is_created_with_his_membership(database_url: str) -> None:
+    known = _federation(database_url)
+    query = _newcomer(
+        birth_date=date(1990, 2, 3), sex="F", fide_id=4600009, club="C0327", club_code="C0327", member_no=12
+    )
+    outcome = _match(database_url, query)
+    (pkz,) = outcome.pkz
+    assert pkz is not None and pkz != known
+    assert (outcome.created, outcome.problems) == ((True,), ())
+    assert _memberships(database_url, pkz) == [("C0327", 12, JOINED)]
+    with unit_of_work(engine_for(database_url)) as session:
+        player = session.get_one(Player, pkz)
+        recorded = (player.surname, player.given_name, player.birth_year, player.birth_date, player.sex)
+        assert recorded == ("Neumann", "Nora", 1990, date(1990, 2, 3), "F")
+        assert (player.fide_id, player.guest) == (4600009, False)
+    # Found again by the same identification, not created a second time.
+    again = _match(database_url, PlayerQuery("players[0]", club_code="C0327", member_no=12))
+    assert (again.pkz, again.created) == ((pkz,), (False,))
+
+
+def test_a_newcomer_without_a_club_is_created_without_a_membership(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, _newcomer(birth_year=1990))
+    (pkz,) = outcome.pkz
+    assert pkz is not None and outcome.created == (True,) and outcome.problems == ()
+    assert _memberships(database_url, pkz) == []
+
+
+def test_a_guest_is_created_from_his_birth_year_with_what_the_file_lacks_left_empty(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Gast", birth_year=1988, guest=True))
+    (pkz,) = outcome.pkz
+    assert pkz is not None and outcome.created == (True,) and outcome.problems == ()
+    with unit_of_work(engine_for(database_url)) as session:
+        player = session.get_one(Player, pkz)
+        recorded = (player.surname, player.given_name, player.birth_year, player.birth_date, player.sex)
+        assert recorded == ("Gast", "", 1988, None, None)
+        assert (player.fide_id, player.guest) == (None, True)
+
+
+def test_a_newcomer_in_an_unknown_club_is_refused(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, _newcomer(birth_year=1990, club="C9999"), caller=ADMIN)
+    assert (outcome.pkz, outcome.created) == ((None,), (False,))
+    assert _said(outcome) == [("players[0].club", "no club has the code 'C9999'")]
+    assert _persons(database_url) == 1
+
+
+def test_a_newcomer_in_a_club_outside_the_scope_is_refused(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, _newcomer(birth_year=1990, club="D0101"))
+    assert (outcome.pkz, outcome.created) == ((None,), (False,))
+    assert _said(outcome) == [
+        (
+            "players[0].club",
+            "a newcomer cannot be made a member of club 'D0101': it lies outside the token's scope 'C'; "
+            "name the player by person number, or leave his club to the rating office",
+        )
+    ]
+    assert _persons(database_url) == 1
+
+
+def test_the_rating_office_may_make_a_newcomer_a_member_of_any_club(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, _newcomer(birth_year=1990, club="D0101"), caller=ADMIN)
+    (pkz,) = outcome.pkz
+    assert pkz is not None and outcome.created == (True,) and outcome.problems == ()
+    assert _memberships(database_url, pkz) == [("D0101", None, JOINED)]
+
+
+def test_an_unknown_club_and_an_impossible_birth_year_are_both_told(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, _newcomer(birth_year=1849, club="C9999"))
+    assert _said(outcome) == [
+        ("players[0].club", "no club has the code 'C9999'"),
+        ("players[0]", "a birth year of 1849 cannot be a player's (from 1850 to this year)"),
+    ]
+
+
+def test_birth_years_from_1850_to_this_year_are_taken(database_url: str) -> None:
+    _federation(database_url)
+    for given in ({"birth_year": 1850}, {"birth_year": THIS_YEAR}, {"birth_date": date(1850, 1, 1)}):
+        outcome = _match(database_url, _newcomer(**given), create=False)
+        assert (outcome.pkz, outcome.problems) == ((None,), ()), given
+    outcome = _match(database_url, _newcomer(birth_date=date(THIS_YEAR, 1, 1)), create=False)
+    assert outcome.problems == ()
+
+
+def test_birth_years_before_1850_or_after_this_year_are_refused(database_url: str) -> None:
+    _federation(database_url)
+    for given, year in (
+        ({"birth_year": 1849}, 1849),
+        ({"birth_year": THIS_YEAR + 1}, THIS_YEAR + 1),
+        ({"birth_date": date(1849, 12, 31)}, 1849),
+        ({"birth_date": date(THIS_YEAR + 1, 1, 1)}, THIS_YEAR + 1),
+        # The date decides where both are given (the year is what the file said besides).
+        ({"birth_date": date(1849, 12, 31), "birth_year": 1990}, 1849),
+    ):
+        outcome = _match(database_url, _newcomer(**given))
+        assert _said(outcome) == [
+            ("players[0]", f"a birth year of {year} cannot be a player's (from 1850 to this year)")
+        ], given
+        assert outcome.created == (False,)
+    assert _persons(database_url) == 1
+
+
+def test_a_date_in_range_outweighs_a_year_out_of_it(database_url: str) -> None:
+    _federation(database_url)
+    outcome = _match(database_url, _newcomer(birth_date=date(1990, 5, 5), birth_year=1849), create=False)
+    assert outcome.problems == ()
+
+
+def _second(member_no: int) -> PlayerQuery:
+    return PlayerQuery(
+        "players[1]",
+        surname="Zweiter",
+        given_name="Zeno",
+        birth_year=1991,
+        club="C0327",
+        club_code="C0327",
+        member_no=member_no,
+    )
+
+
+def test_one_membership_number_for_two_newcomers_is_refused(database_url: str) -> None:
+    _federation(database_url)
+    first = _newcomer(birth_year=1990, club="C0327", club_code="C0327", member_no=12)
+    outcome = _match(database_url, first, _second(member_no=12))
+    assert _said(outcome) == [("players[1]", "has the membership number 12 of players[0]")]
+    assert outcome.created == (False, False)
+    outcome = _match(database_url, first, _second(member_no=13))
+    assert outcome.problems == () and outcome.created == (True, True)
+    assert outcome.pkz[0] != outcome.pkz[1]
+
+
+def test_a_newcomer_near_a_record_of_the_same_birth_year_is_created_with_a_warning(database_url: str) -> None:
+    """One edit from "Berta Bekannt", born 1970: entered as someone new, but the referee is told
+    of the record (never refused); a near name of another birth year is not told."""
+    known = _federation(database_url)
+    near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    outcome = _match(database_url, near, create=False)
+    assert (outcome.pkz, outcome.problems) == ((None,), ())
+    assert _warned(outcome) == [
+        (
+            "players[1]",
+            f"no record fits 'Berta Bekant', so a new person is entered; but the record {known} (Berta Bekannt, "
+            "born 1970) has a similar name and the same birth year: if it is the same person, name the player "
+            "by that person number",
+        )
+    ]
+    other_year = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1971)
+    assert _match(database_url, other_year, create=False).warnings == ()
+
+
+def test_a_near_name_with_another_known_birth_date_is_not_told(database_url: str) -> None:
+    """Where the caller may read the record's full birth date, the newcomer's date is compared:
+    another date is another person, the same date is told."""
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (dated,) = create_players(
+            session, [NewPlayer(surname="Datiert", given_name="Dora", birth_year=1975, birth_date=date(1975, 5, 5))]
+        )
+        session.add(Membership(player_pkz=dated, club_code="C0327", member_no=8, valid_from=date(2010, 1, 1)))
+    other_date = PlayerQuery("players[0]", surname="Datirt", given_name="Dora", birth_date=date(1975, 6, 6))
+    assert _match(database_url, other_date, create=False).warnings == ()
+    same_date = PlayerQuery("players[0]", surname="Datirt", given_name="Dora", birth_date=date(1975, 5, 5))
+    assert [w.place for w in _match(database_url, same_date, create=False).warnings] == ["players[0]"]
+
+
+def test_a_newcomer_named_by_surname_alone_near_such_a_record_is_told(database_url: str) -> None:
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (single,) = create_players(session, [NewPlayer(surname="Einname", birth_year=1985)])
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Einnam", birth_year=1985), create=False)
+    assert [w.message.split(" has a similar name")[0] for w in outcome.warnings] == [
+        f"no record fits 'Einnam', so a new person is entered; but the record {single} (Einname, born 1985)"
+    ]
