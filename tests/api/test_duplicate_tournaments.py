@@ -11,11 +11,11 @@ answer — "the same" — is built here, not read from the code under test.
 from __future__ import annotations
 
 import re
-import threading
 from typing import Any
 
 from sqlalchemy import func, select
 
+from tests.api.at_once import at_once
 from tests.api.test_submissions import _body, _counts, _games, _german_trf, _headers, _post, _post_trf
 from tests.api.test_swt_upload import _german_swt, _send
 from tests.api.world import World
@@ -163,17 +163,6 @@ def test_the_referee_page_refuses_the_same_tournament(fresh: World) -> None:
 
 def test_two_equal_submissions_at_once_store_one(fresh: World) -> None:
     body, live = _body(fresh), _live(fresh.url) + 1
-    answers: list[Any] = []
-    start = threading.Barrier(2)
-
-    def send() -> None:
-        start.wait()
-        answers.append(_post(fresh, body))
-
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    answers = at_once(lambda: _post(fresh, body), lambda: _post(fresh, body))
     assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
     assert _live(fresh.url) == live

@@ -5,10 +5,10 @@ announcement with FIDE — one wins, the other gets 409."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
+from tests.api.at_once import at_once
 from tests.api.fees_world import SCHEDULE, announce, days_from_today, played, register, submit
 from tests.api.test_submissions import _headers
 from tests.api.world import World
@@ -18,19 +18,7 @@ from zdb.fees.models import FeeAssessment, FeeLine
 
 
 def _twice(send: Callable[[], Any]) -> list[Any]:
-    answers: list[Any] = []
-    start = threading.Barrier(2)
-
-    def run() -> None:
-        start.wait()
-        answers.append(send())
-
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return answers
+    return at_once(send, send)
 
 
 def test_the_same_invoice_twice_at_once_is_issued_once(fresh: World) -> None:
@@ -62,17 +50,12 @@ def test_two_payers_invoiced_at_once_get_the_next_two_numbers(fresh: World) -> N
         code = announce(fresh, start, start + 2, organiser=payer)
         submit(fresh, played(fresh, start, [2300, 2400, 2500, 2600]), code)
     recalc(fresh.url)
-    bodies = iter(
-        [{"payer": payer, "period_from": days_from_today(0), "period_to": days_from_today(0)} for payer in payers]
-    )
-    lock = threading.Lock()
 
-    def issue() -> Any:
-        with lock:
-            body = next(bodies)
-        return fresh.client.post("/api/v1/fees/invoices", json=body, headers=_headers(fresh, "admin"))
+    def issue(payer: str) -> Callable[[], Any]:
+        body = {"payer": payer, "period_from": days_from_today(0), "period_to": days_from_today(0)}
+        return lambda: fresh.client.post("/api/v1/fees/invoices", json=body, headers=_headers(fresh, "admin"))
 
-    answers = _twice(issue)
+    answers = at_once(*(issue(payer) for payer in payers))
     assert [a.status_code for a in answers] == [201, 201], [a.text for a in answers]
     year = days_from_today(0)[:4]
     assert sorted(a.json()["number"] for a in answers) == [f"{year}-0001", f"{year}-0002"]

@@ -10,13 +10,14 @@ or "guest".
 
 from __future__ import annotations
 
-import threading
 from datetime import date
+from functools import partial
 from typing import Any
 
 import pytest
 from sqlalchemy import select, update
 
+from tests.api.at_once import at_once
 from tests.api.test_submissions import (
     FIGURES,
     _another_weekend,
@@ -358,21 +359,14 @@ def test_concurrent_files_naming_one_new_person_create_him_once(fresh: World) ->
     if not fresh.url.startswith("postgresql"):
         pytest.skip("SQLite serialises writers: files cannot be taken in at once")
     newcomer = {"surname": "Gleichzeitig", "given_name": "Greta", "birth_date": "2012-04-05", "club": "C0327"}
-    answers: list[Any] = []
-    start = threading.Barrier(5)
 
-    def send(k: int) -> None:
+    def body(k: int) -> dict[str, Any]:
         # five tournaments (one a week): the same one five times would be refused as stored already
         players = [*_four(fresh, "A", "B", "D"), dict(newcomer)]
-        body = {**_another_weekend(fresh, weeks=k), "acronym": f"CC{k}", "players": players}
-        start.wait()
-        answers.append(_post(fresh, body))
+        return {**_another_weekend(fresh, weeks=k), "acronym": f"CC{k}", "players": players}
 
-    threads = [threading.Thread(target=send, args=(k,)) for k in range(5)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    bodies = [body(k) for k in range(5)]
+    answers = at_once(*(partial(_post, fresh, b) for b in bodies))
     assert [a.status_code for a in answers] == [201] * 5, [a.text for a in answers]
     numbers = {a.json()["players"][3]["pkz"] for a in answers}
     assert len(numbers) == 1

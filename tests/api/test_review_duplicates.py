@@ -10,11 +10,11 @@ answer — "the same" — is built here, not read from the code under test.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from sqlalchemy import func, select
 
+from tests.api.at_once import at_once
 from tests.api.test_reviews import _officer, _review_on
 from tests.api.test_submissions import _body, _counts, _german_trf, _headers, _post, _post_trf
 from tests.api.test_swt_upload import _german_swt, _send
@@ -91,18 +91,7 @@ def test_two_equal_submissions_at_once_hold_one(fresh: World) -> None:
     # four known people: no newcomer whose creation could decide the race instead
     body = _body(fresh, players=[{"pkz": fresh.pkz[pid]} for pid in "ABCD"])
     waiting = _waiting(fresh)
-    answers: list[Any] = []
-    start = threading.Barrier(2)
-
-    def send() -> None:
-        start.wait()
-        answers.append(_post(fresh, body))
-
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    answers = at_once(lambda: _post(fresh, body), lambda: _post(fresh, body))
     # one waits; the other is refused (by name after the lock on PostgreSQL, as a concurrent
     # change where only the unique keys tell: SQLite)
     assert sorted(a.status_code for a in answers) == [202, 409], [a.text for a in answers]
