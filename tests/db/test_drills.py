@@ -5,9 +5,12 @@ every accepted submission evaluated in its latest version, and prints the time t
 took to be consistent again (past pytest's capture, so that the log of CI shows it).
 
 The data is small: the world of the API tests (a federation, its clubs, eight players, the
-tokens) and a time line of club round robins that is not yet evaluated, so that a run takes
-long enough (about a second) to be broken in the middle. Both are made once, in a template
-database that each drill clones.
+tokens) and a time line of club round robins that is not yet evaluated. Both are made once, in
+a template database that each drill clones. A run of it takes well under a second, too short to
+be broken in the middle by chance: a drill that kills a run holds the history table against
+writers (``Production.history_held``; readers pass), waits until the run holding the
+recalculation's lock waits for it (``Production.waiting_run``) — its evaluation under way,
+nothing of it committed — and breaks it there.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -52,6 +56,14 @@ pytestmark = [
 #: club round robins the template's time line holds, waiting for their first evaluation
 _BACKLOG = 400
 _PLAYERS = "ABCDEFGH"
+
+
+#: the holder of the recalculation's lock, where a connection of the same process waits for a lock
+_WAITING_HOLDER = text(
+    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+    "WHERE l.locktype = 'advisory' AND l.objid = :key AND l.granted AND a.datname = current_database() "
+    "AND EXISTS (SELECT 1 FROM pg_stat_activity w WHERE w.pid = a.pid AND w.wait_event_type = 'Lock')"
+)
 
 
 def _free_port() -> int:
@@ -249,6 +261,21 @@ class Production:
         with engine_for(self.url).connect() as connection:
             return bool(connection.execute(select(RecalcState.progress_done).where(RecalcState.id == 1)).scalar())
 
+    @contextmanager
+    def history_held(self) -> Iterator[None]:
+        """The history table locked against writers until the block ends: a run reads what it
+        needs, then waits at its first write to the history, holding the recalculation's lock."""
+        with engine_for(self.url).connect() as connection:
+            connection.execute(text("LOCK TABLE rating_history IN EXCLUSIVE MODE"))
+            yield
+            connection.commit()
+
+    def waiting_run(self) -> str | None:
+        """The application name of the process whose run holds the recalculation's lock and
+        waits for a table lock ("" where it set none), None while there is no such run."""
+        with engine_for(self.url).connect() as connection:
+            return connection.execute(_WAITING_HOLDER, {"key": LOCK_KEY}).scalar()
+
     def lock_released(self) -> bool:
         with engine_for(self.url).connect() as connection:
             held = connection.execute(
@@ -313,11 +340,12 @@ def _all_accepted(answers: list[httpx.Response]) -> None:
 
 def test_worker_killed_mid_run(production: Production, capsys: pytest.CaptureFixture[str]) -> None:
     production.serve()
-    _all_accepted([production.send(k) for k in range(4)])  # queued: no worker runs yet
-    first = production.worker()
-    _wait(production.running, 60, "the run")
-    _stop(first, signal.SIGKILL)  # the worker and its pool process: no clean-up, no acknowledgement
-    killed = time.monotonic()
+    with production.history_held():
+        _all_accepted([production.send(k) for k in range(4)])  # queued: no worker runs yet
+        first = production.worker()
+        _wait(lambda: production.waiting_run() is not None, 60, "the run")
+        _stop(first, signal.SIGKILL)  # the worker and its pool process: no clean-up, no acknowledgement
+        killed = time.monotonic()
     _wait(production.lock_released, 60, "the killed run's rollback")
     assert not production.consistent()
     production.worker()
@@ -331,11 +359,12 @@ def test_a_task_whose_worker_died_is_delivered_again(
     """Without beat nothing but the broker can start the run again: the unacknowledged message
     comes back after the visibility timeout (here 2 s)."""
     production.settings["ZDB_BROKER_VISIBILITY_TIMEOUT"] = "2"
-    first = production.worker(beat=False)
-    create_app(Settings(broker_url=production.redis.url)).send_task("zdb.recalculate")
-    _wait(production.running, 60, "the run")
-    _stop(first, signal.SIGKILL)
-    killed = time.monotonic()
+    with production.history_held():
+        first = production.worker(beat=False)
+        create_app(Settings(broker_url=production.redis.url)).send_task("zdb.recalculate")
+        _wait(lambda: production.waiting_run() is not None, 60, "the run")
+        _stop(first, signal.SIGKILL)
+        killed = time.monotonic()
     _wait(production.lock_released, 60, "the killed run's rollback")
     assert not production.consistent()
     production.worker(beat=False)
