@@ -143,7 +143,7 @@ def test_stored_states_before_positions_are_the_vectors_states(database_url: str
                 key = (day, 2, line["event"], 0)
             else:
                 continue
-            expected[(str(pkz[name]), key)] = tuple(line["old"])  # type: ignore[assignment]
+            expected[(str(pkz[name]), key)] = tuple(line["old"])
     for name, state in REPLAY["expected"]["final_states"].items():
         expected[(str(pkz[name]), (date(2027, 1, 1), 0, "", 0))] = (state["rating"], state["index"])
     for name, state in REPLAY["initial_states"].items():
