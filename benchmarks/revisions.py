@@ -1,6 +1,6 @@
 """Before and after: one figure of this checkout against another revision, in one run.
 
-    python benchmarks/revisions.py REVISION [--figure replay|load] [--scale 0.1] [--rounds 3]
+    python benchmarks/revisions.py REVISION [--figure replay|load|late] [--scale 0.1] [--rounds 3]
                                    [--server postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
 
 The other revision's ``zdb`` package is exported (``git archive``) into a temporary folder, and
@@ -12,6 +12,12 @@ side's best and the ratio of the bests (other ÷ this: above 1, this checkout is
   compiled kernel loaded and the rule tables filled by a replay before), as rated games/s.
 - ``load``: wall time of loading the synthetic federation (register and tournaments, as
   ``zdb synth`` does, committed) into a fresh PostgreSQL database (``zdb_revisions``).
+- ``late``: wall time from the commit of ``recalc.py``'s late weekend open (12 months before
+  the end) to a consistent database. The federation is loaded and recalculated from scratch once,
+  by this checkout, into a template database (``zdb_revisions_late``); each measurement copies
+  it into ``zdb_revisions``, lets it rest (``VACUUM (ANALYZE)``, ``CHECKPOINT``), warms the
+  process (the compiled kernel loaded, a recalculation with nothing to do), submits the open
+  and times the incremental run. The revisions must share the database schema.
 
 Both sides use this checkout's virtual environment: the figure compares code, not packages.
 """
@@ -80,7 +86,80 @@ def _load(scale: float, server: str) -> dict[str, Any]:
     return {"seconds": seconds, "games": games, "per_second": games / seconds}
 
 
-_FIGURES = {"replay": _replay, "load": _load}
+#: the database the ``late`` figure's measurements copy, and the late open's submission (a file)
+LATE_TEMPLATE = "zdb_revisions_late"
+_LATE_FILE = "ZDB_REVISIONS_LATE_FILE"
+
+
+def _prepare_late(scale: float, server: str, late_file: Path) -> None:
+    """The template of the ``late`` figure: the federation loaded and recalculated from scratch."""
+    import pickle
+
+    from scratch_database import fresh_database
+    from sqlalchemy import text
+
+    from zdb.db import create_db_engine, unit_of_work
+    from zdb.exchange.synthetic import load_register, load_tournaments, organiser_prefixes, submission_of
+    from zdb.migrate import upgrade
+    from zdb.recalculation.run import run_recalculation
+    from zdb.synthetic import generate, late_open
+
+    url = fresh_database(server, LATE_TEMPLATE)
+    upgrade(url)
+    engine = create_db_engine(url)
+    world = generate(1, scale)
+    with unit_of_work(engine) as session:
+        load_register(session, world)
+        load_tournaments(session, world)
+    late_file.write_bytes(pickle.dumps(submission_of(late_open(world), organiser_prefixes(world))))
+    run_recalculation(engine, from_scratch=True)
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("VACUUM (ANALYZE)"))
+    engine.dispose()
+
+
+def _late(scale: float, server: str) -> dict[str, Any]:
+    # Imported here, in the measuring process: the side's own ``zdb`` (``PYTHONPATH``).
+    import pickle
+
+    import psycopg
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+
+    from zdb.db import create_db_engine, unit_of_work
+    from zdb.rating.kernel import compiled
+    from zdb.recalculation.run import run_recalculation
+    from zdb.tournaments.service import submit_tournaments
+
+    address = make_url(server)
+    with psycopg.connect(
+        host=address.host,
+        port=address.port or 5432,
+        user=address.username,
+        password=address.password,
+        dbname=address.database,
+        autocommit=True,
+    ) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{DATABASE}" TEMPLATE "{LATE_TEMPLATE}"')
+    engine = create_db_engine(address.set(database=DATABASE).render_as_string(hide_password=False))
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("VACUUM (ANALYZE)"))
+        connection.execute(text("CHECKPOINT"))
+    kernel = compiled()
+    if kernel is not None:
+        kernel.warm_up()
+    run_recalculation(engine)  # nothing to do: the modules loaded
+    with unit_of_work(engine) as session:
+        submit_tournaments(session, [pickle.loads(Path(os.environ[_LATE_FILE]).read_bytes())], by="benchmark")
+    began, cpu = time.perf_counter(), time.process_time()
+    outcome = run_recalculation(engine)
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu
+    engine.dispose()
+    return {"seconds": seconds, "cpu_seconds": cpu_seconds, "reevaluated": outcome.evaluated}
+
+
+_FIGURES = {"replay": _replay, "load": _load, "late": _late}
 
 
 def _measure(figure: str, scale: float, server: str, package: Path | None) -> dict[str, Any]:
@@ -108,6 +187,10 @@ def run(revision: str, figure: str, scale: float, rounds: int, server: str) -> d
     with tempfile.TemporaryDirectory() as scratch:
         other = Path(scratch)
         _export(revision, other)
+        if figure == "late":
+            late_file = other / "late.pickle"
+            os.environ[_LATE_FILE] = str(late_file)
+            _prepare_late(scale, server, late_file)
         sides: dict[str, list[dict[str, Any]]] = {revision: [], "this checkout": []}
         for round_number in range(1, rounds + 1):
             for name, package in ((revision, other), ("this checkout", None)):
@@ -130,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--figure", choices=sorted(_FIGURES), default="replay")
     parser.add_argument("--scale", type=float, default=0.1, help="size of the federation (1.0: ~5 M games)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--server", default=SERVER, help="PostgreSQL server for --figure load")
+    parser.add_argument("--server", default=SERVER, help="PostgreSQL server for --figure load and late")
     parser.add_argument("--measure", choices=sorted(_FIGURES), help=argparse.SUPPRESS)  # one side, one process
     args = parser.parse_args(argv)
     if args.measure:

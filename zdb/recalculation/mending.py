@@ -43,7 +43,7 @@ def mend(
         # A partial conversion covers only its players; the others' rows stand.
         players = step.partial if step.partial is not None else old.inputs.keys() | step.inputs.keys()
         history: set[PlayerId] = set()
-        inputs, outputs, stored_rows = step.inputs, step.outputs, old.rows
+        inputs, outputs, stored_rows = step.inputs, step.outputs, old.players
         for pid in players:
             before = inputs.get(pid)
             if pid not in stored_rows:

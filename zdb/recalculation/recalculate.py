@@ -38,12 +38,15 @@ from zdb.rating import (
     CONVERSIONS,
     Event,
     OrderKey,
+    PlayerId,
     PlayerState,
+    StartRating,
     Step,
     Tournament,
     order_key,
     replay_incremental,
 )
+from zdb.rating.entries import participant_ids
 from zdb.recalculation import impact, mending, store, windows
 from zdb.recalculation.shadow_tables import ShadowTables
 from zdb.recalculation.stored_walk import StoredWalk
@@ -246,6 +249,14 @@ def _mark_evaluated(session: Session, versions: dict[int, int], withdrawn: list[
     session.connection().execute(statement, [{"tid": tid, "version": v} for tid, v in versions.items()])
 
 
+def _participants(event: Event) -> tuple[PlayerId, ...]:
+    """Whose stored states a changed event reads (a conversion is never a change)."""
+    if isinstance(event, Tournament):
+        return participant_ids(event)
+    assert isinstance(event, StartRating)
+    return (event.pid,)
+
+
 def _incremental_run(session: Session, generation: int, progress: Progress) -> tuple[int, int, int]:
     pending = pending_versions.pending_tournaments(session)
     starts = stored_state.load_start_ratings(session, pending_only=True)
@@ -277,11 +288,20 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
     ).scalar_one()
     walk = StoredWalk(session, first, progress, total)
     progress(0, total)
-    # Initial states are read per player: the replay asks for the few with no stored event
-    # before a change.
-    result = replay_incremental(
-        walk.steps(), changes, lambda pid, key: stored_state.state_before(session, None, pid, key), walk.watch
+    # The replay asks for a player's stored state before a position where he has no stored step
+    # there: every participant of a changed event, read at once before the walk (nothing is
+    # written before it ends, so these are the states it would read one by one), and the few
+    # others it meets (a player converted anew who had no stored conversion) one at a time.
+    known = stored_state.states_before(
+        session,
+        [(pid, key) for key, event in changes.items() if event is not None for pid in _participants(event)],
     )
+
+    def state_before(pid: PlayerId, key: OrderKey) -> PlayerState:
+        state = known.get((pid, key))
+        return stored_state.state_before(session, None, pid, key) if state is None else state
+
+    result = replay_incremental(walk.steps(), changes, state_before, walk.watch)
     progress(total, total)
     stored_versions, reapplied = walk.versions, walk.reapplied
 

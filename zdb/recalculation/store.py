@@ -16,6 +16,7 @@ from sqlalchemy import (
     and_,
     cast,
     delete,
+    func,
     or_,
     select,
     tuple_,
@@ -58,6 +59,7 @@ __all__ = [
     "replace_current_ratings",
     "step_copies",
     "stored_evaluations",
+    "stored_rows",
     "write_current_ratings",
     "write_steps",
 ]
@@ -68,26 +70,27 @@ _KEY = (HistoryRow.event_date, HistoryRow.event_phase, HistoryRow.event_text, Hi
 
 class _StoredStates(Mapping[PlayerId, PlayerState]):
     """Players' states of a stored step, decoded from their history rows only when asked for:
-    the replay reads most stored steps' players but none of their states."""
+    the replay reads most stored steps' players but none of their states (and their rows are
+    read from the database only for the steps it applies again, ``DbStep.row``)."""
 
-    __slots__ = ("_at", "_rows")
+    __slots__ = ("_at", "_step")
 
-    def __init__(self, rows: dict[PlayerId, tuple[Any, ...]], at: int) -> None:
-        self._rows = rows
+    def __init__(self, step: DbStep, at: int) -> None:
+        self._step = step
         self._at = at  # the rating column; index and leftover follow
 
     def __getitem__(self, pid: PlayerId) -> PlayerState:
-        row, at = self._rows[pid], self._at
+        row, at = self._step.row(pid), self._at
         return state_from_columns(row[at], row[at + 1], row[at + 2])
 
     def __contains__(self, pid: object) -> bool:
-        return pid in self._rows
+        return pid in self._step.players
 
     def __iter__(self) -> Iterator[PlayerId]:
-        return iter(self._rows)
+        return iter(self._step.players)
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._step.players)
 
 
 # Columns of a history row as ``_history_steps`` reads it.
@@ -96,30 +99,54 @@ _OLD_AT, _NEW_AT, _FLAG_AT = 6, 9, 12
 
 @dataclass(slots=True)
 class DbStep:
-    """A stored step read back from the history: states before and after per player; the
-    event itself is loaded only if the incremental replay asks for it (re-evaluation)."""
+    """A stored step read back from the history: its players, and their states before and
+    after. The step is read as its key and players only; a player's history row is read when
+    first asked for (``row``: the replay applies the step again, or mending compares it), and
+    the event itself only if the incremental replay asks for it (re-evaluation)."""
 
     key: OrderKey
-    rows: dict[PlayerId, tuple[Any, ...]] = field(default_factory=dict)  # history row per player
+    #: the players of the stored step (its history rows' players), in no particular order
+    players: dict[PlayerId, None] = field(default_factory=dict)
     tournament_version: int | None = None
     loader: Callable[[int, int], Tournament] | None = None
+    #: reads the history rows of this step (at least ``pid``'s) into it (``add_rows``)
+    fetch: Callable[[DbStep, PlayerId], None] | None = None
     #: told once, when the event is first asked for (the replay applies this step again)
     on_load: Callable[[DbStep], None] | None = None
+    _rows: dict[PlayerId, tuple[Any, ...]] = field(default_factory=dict)  # history rows read so far
     _event: Event | None = None
 
     @property
     def inputs(self) -> Mapping[PlayerId, PlayerState]:
-        return _StoredStates(self.rows, _OLD_AT)
+        return _StoredStates(self, _OLD_AT)
 
     @property
     def outputs(self) -> Mapping[PlayerId, PlayerState]:
-        return _StoredStates(self.rows, _NEW_AT)
+        return _StoredStates(self, _NEW_AT)
+
+    @property
+    def rows_read(self) -> bool:
+        """Whether every player's history row has been read."""
+        return len(self._rows) == len(self.players)
+
+    def add_rows(self, rows: Mapping[PlayerId, tuple[Any, ...]]) -> None:
+        self._rows.update(rows)
+
+    def row(self, pid: PlayerId) -> tuple[Any, ...]:
+        """``pid``'s stored history row at this step (a player of the step)."""
+        row = self._rows.get(pid)
+        if row is None:
+            if pid not in self.players or self.fetch is None:
+                raise KeyError(pid)
+            self.fetch(self, pid)
+            row = self._rows[pid]
+        return row
 
     def holds(self, pid: PlayerId, before: PlayerState, after: PlayerState, flag: bool | None) -> bool:
         """Whether ``pid``'s stored row holds these states and ``evaluated`` flag. Compared
         column by column: no stored state is decoded (mending compares every row of every
         re-applied step, most of which stand)."""
-        row = self.rows[pid]
+        row = self.row(pid)
         return (
             row[_OLD_AT] == before.rating
             and row[_OLD_AT + 1] == before.index
@@ -154,12 +181,17 @@ class DbStep:
 
 
 def iter_stored_steps(
-    session: Session, start: OrderKey, loader: Callable[[int, int], Tournament], batch: int = 20_000
+    session: Session,
+    start: OrderKey,
+    loader: Callable[[int, int], Tournament],
+    fetch: Callable[[DbStep, PlayerId], None],
+    batch: int = 1000,
 ) -> Iterator[DbStep]:
-    """The stored steps from ``start`` on, in order, streamed from the history. A conversion is
-    a step even where it converted nobody (it has no history rows then)."""
+    """The stored steps from ``start`` on, in order, streamed from the history as their keys
+    and players (``fetch`` reads a step's rows when they are asked for, ``stored_rows``). A
+    conversion is a step even where it converted nobody (it has no history rows then)."""
     conversions = sorted(order_key(c) for c in CONVERSIONS if order_key(c) >= start)
-    for step in _history_steps(session, start, loader, batch):
+    for step in _history_steps(session, start, loader, fetch, batch):
         while conversions and conversions[0] < step.key:
             yield DbStep(conversions.pop(0))
         if conversions and conversions[0] == step.key:
@@ -170,39 +202,72 @@ def iter_stored_steps(
 
 
 def _history_steps(
-    session: Session, start: OrderKey, loader: Callable[[int, int], Tournament], batch: int
+    session: Session,
+    start: OrderKey,
+    loader: Callable[[int, int], Tournament],
+    fetch: Callable[[DbStep, PlayerId], None],
+    batch: int,
 ) -> Iterator[DbStep]:
+    # One row per step, its players aggregated by the server: a late weekend open's walk over a
+    # year of the time line reads a few thousand steps instead of every history row of them,
+    # and the rows of the few hundred it applies again later (``stored_rows``).
     h = HistoryRow
+    postgres = is_postgres(session)
+    players = func.array_agg(h.player_pkz) if postgres else func.group_concat(h.player_pkz)
     query = (
-        select(
-            *_KEY,
-            h.player_pkz,
-            h.tournament_version,
-            h.old_rating,
-            h.old_index,
-            h.old_leftover,
-            h.new_rating,
-            h.new_index,
-            h.new_leftover,
-            h.evaluated,
-        )
+        select(*_KEY, func.max(h.tournament_version), players)
         .where(tuple_(*_KEY) >= start)
-        .order_by(*_KEY, h.player_pkz)
+        .group_by(*_KEY)
+        .order_by(*_KEY)
     )
-    step: DbStep | None = None
-    key: OrderKey | None = None
-    rows: dict[PlayerId, tuple[Any, ...]] = {}
-    for row in stream_rows(session, query, batch):
-        day, phase, name, ident = row[0], row[1], row[2], row[3]
-        if key is None or ident != key[3] or phase != key[1] or name != key[2] or day != key[0]:
-            if step is not None:
-                yield step
-            key = (day, phase, name, ident)
-            step = DbStep(key, tournament_version=row[5], loader=loader)
-            rows = step.rows
-        rows[str(row[4])] = row
-    if step is not None:
-        yield step
+    for day, phase, name, ident, version, pkzs in stream_rows(session, query, batch):
+        pids = map(str, pkzs) if postgres else str(pkzs).split(",")
+        yield DbStep((day, phase, name, ident), dict.fromkeys(pids), version, loader, fetch)
+
+
+#: the history columns of a stored row, as ``DbStep`` holds them (``_OLD_AT`` …)
+_ROW = (
+    *_KEY,
+    HistoryRow.player_pkz,
+    HistoryRow.tournament_version,
+    HistoryRow.old_rating,
+    HistoryRow.old_index,
+    HistoryRow.old_leftover,
+    HistoryRow.new_rating,
+    HistoryRow.new_index,
+    HistoryRow.new_leftover,
+    HistoryRow.evaluated,
+)
+
+
+def stored_rows(
+    session: Session, steps: Sequence[OrderKey], players: Sequence[tuple[OrderKey, PlayerId]] = ()
+) -> dict[OrderKey, dict[PlayerId, tuple[Any, ...]]]:
+    """The stored history rows of whole ``steps`` and of single ``players`` at a step, per
+    step and player (the rows of ``DbStep``)."""
+    found: dict[OrderKey, dict[PlayerId, tuple[Any, ...]]] = {}
+    h = HistoryRow.__table__
+    queries = []
+    if is_postgres(session):
+        # One statement per kind, the keys sent as arrays and joined to the primary key.
+        key_columns = [h.c.event_date, h.c.event_phase, h.c.event_text, h.c.event_id]
+        if steps:
+            chosen = keys_table(key_columns, steps)
+            queries.append(select(*_ROW).join(chosen, and_(*(c == chosen.c[c.key] for c in key_columns))))
+        if players:
+            chosen = keys_table([*key_columns, h.c.player_pkz], [(*key, int(pid)) for key, pid in players])
+            on = and_(*(c == chosen.c[c.key] for c in [*key_columns, h.c.player_pkz]))
+            queries.append(select(*_ROW).join(chosen, on))
+    else:
+        wanted = list(steps)
+        queries += [select(*_ROW).where(tuple_(*_KEY).in_(wanted[k : k + 500])) for k in range(0, len(wanted), 500)]
+        pairs = [(*key, int(pid)) for key, pid in players]
+        with_player = tuple_(*_KEY, HistoryRow.player_pkz)
+        queries += [select(*_ROW).where(with_player.in_(pairs[k : k + 500])) for k in range(0, len(pairs), 500)]
+    for query in queries:
+        for row in stream_rows(session, query, server_side=False):
+            found.setdefault((row[0], row[1], row[2], row[3]), {})[str(row[4])] = row
+    return found
 
 
 def history_rows(step: Step, version: int | None) -> Iterator[tuple[Any, ...]]:

@@ -13,6 +13,13 @@ a late weekend open (750 tournaments re-evaluated), this guess loads 961 tournam
 batches. (With a replay that took one position at a time, every participant of every event
 re-applied so far, a superset that never shrinks, loaded 1,877 in 41.)
 
+The stored steps themselves are read as their keys and players only; a step's history rows
+(its players' states before and after) are read when the replay or mending first asks for one
+of them (``DbStep.row``), in batches chosen as the tournaments are. A conversion's rows are read
+only for the players whose state changed: the replay converts just those again. Measured on
+the late weekend open of ``benchmarks/recalc.py``, the walk read every history row of the year
+after it before, most of which it only passed by.
+
 Which stored steps the replay applied again (``reapplied``) is recorded when it asks for
 their events (``DbStep.on_load``): it holds a window of steps, so the step handed out last is
 not the only one it may still apply.
@@ -37,7 +44,9 @@ __all__ = ["StoredWalk"]
 _LOOKAHEAD = 256  # stored steps read ahead of the replay
 #: steps last handed to the replay: those it may still hold in its window (and a few it is done with)
 _HELD = INCREMENTAL_WINDOW + 1
-_BATCH = 48  # tournaments loaded at once
+_BATCH = 48  # tournaments (and steps' history rows) loaded at once
+#: the order key's phase of a conversion (``zdb.rating.timeline.order_key``)
+_CONVERSION_PHASE = 2
 
 
 class StoredWalk:
@@ -70,7 +79,7 @@ class StoredWalk:
         self._dirty = dirty
 
     def steps(self) -> Iterator[store.DbStep]:
-        source = store.iter_stored_steps(self._session, self._start, self._load)
+        source = store.iter_stored_steps(self._session, self._start, self._load, self._fetch_rows)
         done = 0
         exhausted = False
         while True:
@@ -104,7 +113,7 @@ class StoredWalk:
         asked = next(
             (s for s in self._held if s.key[1] == 1 and s.key[3] == tid and s.tournament_version == version), None
         )
-        playing = asked.rows.keys() if asked is not None else frozenset()
+        playing = asked.players.keys() if asked is not None else frozenset()
         for step in chain(self._held, self._ahead):
             if len(batch) >= _BATCH:
                 break
@@ -114,9 +123,37 @@ class StoredWalk:
                 and not step.loaded
                 and (step.key[3], step.tournament_version) not in self._cache
                 and step.key[3] != tid
-                and not (playing.isdisjoint(step.rows) and dirty.isdisjoint(step.rows))
+                and not (playing.isdisjoint(step.players) and dirty.isdisjoint(step.players))
             ):
                 batch.append((step.key[3], step.tournament_version))
         for tournament, loaded in engine_view.load_tournaments(self._session, batch).values():
             self._cache[(tournament.id, loaded)] = tournament
         return self._cache.pop((tid, version))
+
+    def _fetch_rows(self, step: store.DbStep, pid: PlayerId) -> None:
+        """Read the history rows of ``step`` (at least ``pid``'s) and of the steps near it that
+        the replay is likely to apply next (chosen as ``_load`` chooses tournaments)."""
+        if step.key[1] == _CONVERSION_PHASE:
+            # Everyone with a DWZ is a conversion's player; it is applied again only to players
+            # whose state changed (``dirty``), and mending compares just those.
+            dirty, players = self._dirty, step.players.keys()
+            few, many = (dirty, players) if len(dirty) < len(players) else (players, dirty)
+            wanted = {pid, *(p for p in few if p in many)}
+            found = store.stored_rows(self._session, (), [(step.key, p) for p in wanted])
+            step.add_rows(found.get(step.key, {}))
+            return
+        batch = [step]
+        dirty, playing = self._dirty, step.players.keys()
+        for other in chain(self._held, self._ahead):
+            if len(batch) >= _BATCH:
+                break
+            if (
+                other is not step
+                and other.key[1] != _CONVERSION_PHASE
+                and not other.rows_read
+                and not (playing.isdisjoint(other.players) and dirty.isdisjoint(other.players))
+            ):
+                batch.append(other)
+        found = store.stored_rows(self._session, [s.key for s in batch])
+        for chosen in batch:
+            chosen.add_rows(found.get(chosen.key, {}))

@@ -10,10 +10,11 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import literal, select, true, tuple_
 from sqlalchemy.orm import Session
 
-from zdb.bulk import stream_rows
+from zdb.bulk import keys_table, stream_rows
+from zdb.db import is_postgres
 from zdb.rating import EMPTY_STATE, LeftoverGame, OrderKey, PlayerId, PlayerState, StartRating
 from zdb.timeline.models import HistoryRow, InitialState, StartRatingRow
 
@@ -24,6 +25,7 @@ __all__ = [
     "load_start_ratings",
     "state_before",
     "state_from_columns",
+    "states_before",
 ]
 
 # The history's order key (spec §2): its primary key, so "before a position" is a range scan.
@@ -99,3 +101,57 @@ def state_before(
     i = InitialState
     start = session.execute(select(i.rating, i.rating_index, i.leftover).where(i.player_pkz == int(pid))).first()
     return EMPTY_STATE if start is None else state_from_columns(start.rating, start.rating_index, start.leftover)
+
+
+def states_before(
+    session: Session, wanted: Sequence[tuple[PlayerId, OrderKey]]
+) -> dict[tuple[PlayerId, OrderKey], PlayerState]:
+    """Each player's stored state just before a position (``state_before`` for every pair,
+    answered alike). PostgreSQL: one statement, the pairs sent as arrays, each one index look-up
+    of his last history row before the position, or his initial state; elsewhere one statement
+    per pair."""
+    pairs = list(dict.fromkeys(wanted))
+    if not is_postgres(session):
+        return {(pid, key): state_before(session, None, pid, key) for pid, key in pairs}
+    found: dict[tuple[PlayerId, OrderKey], PlayerState] = {}
+    if not pairs:
+        return found
+    h, i = HistoryRow, InitialState
+    table = h.__table__
+    columns = [table.c[name] for name in ("player_pkz", "event_date", "event_phase", "event_text", "event_id")]
+    chosen = keys_table(columns, [(int(pid), *key) for pid, key in pairs])
+    at = (chosen.c.event_date, chosen.c.event_phase, chosen.c.event_text, chosen.c.event_id)
+    last = (
+        select(h.new_rating, h.new_index, h.new_leftover, literal(True).label("found"))
+        .where(h.player_pkz == chosen.c.player_pkz, tuple_(*_KEY) < tuple_(*at))
+        .order_by(h.event_date.desc(), h.event_phase.desc(), h.event_text.desc(), h.event_id.desc())
+        .limit(1)
+        .lateral()
+    )
+    query = (
+        select(
+            chosen.c.player_pkz,
+            *at,
+            last.c.found,
+            last.c.new_rating,
+            last.c.new_index,
+            last.c.new_leftover,
+            i.rating,
+            i.rating_index,
+            i.leftover,
+        )
+        .select_from(chosen)
+        .outerjoin(last, true())
+        .outerjoin(i, i.player_pkz == chosen.c.player_pkz)
+    )
+    for pkz, day, phase, text, ident, had, rating, index, leftover, start, start_index, start_leftover in stream_rows(
+        session, query, server_side=False
+    ):
+        if had:
+            state = state_from_columns(rating, index, leftover)
+        elif start_index is not None:
+            state = state_from_columns(start, start_index, start_leftover)
+        else:
+            state = EMPTY_STATE
+        found[(str(pkz), (day, phase, text, ident))] = state
+    return found
