@@ -131,6 +131,19 @@ class Redis:
         except OSError:
             return False
 
+    def unacknowledged_overdue(self, visibility_timeout: float) -> Callable[[], bool]:
+        """A condition: some message delivered but not acknowledged is older than the
+        visibility timeout, by the broker's clock (kombu's index of unacknowledged messages
+        holds each one's delivery time)."""
+        client = redis_client.Redis.from_url(self.url)
+
+        def overdue() -> bool:
+            seconds, micros = client.time()
+            oldest = client.zrange("unacked_index", 0, 0, withscores=True)
+            return bool(oldest) and seconds + micros / 1e6 - oldest[0][1] > visibility_timeout
+
+        return overdue
+
     def flush(self) -> None:
         """Nothing of an earlier drill waits in the queue."""
         redis_client.Redis.from_url(self.url).flushall()
@@ -367,6 +380,11 @@ def test_a_task_whose_worker_died_is_delivered_again(
         killed = time.monotonic()
     _wait(production.lock_released, 60, "the killed run's rollback")
     assert not production.consistent()
+    # A worker looks for overdue messages when it starts, then only every tenth of its checks
+    # 10 s apart (kombu's Redis transport): started before the message is overdue, the next
+    # worker would take it back 100 s later. It starts as a worker restarted after a crash
+    # usually does, once the message's visibility timeout has passed.
+    _wait(production.redis.unacknowledged_overdue(2), 30, "the message overdue")
     production.worker(beat=False)
     _wait(production.consistent, 60, "the message delivered again")
     production.serve()
