@@ -45,3 +45,18 @@ def test_a_root_a_millionth_from_a_tie_rounds_to_its_side(opponents: list[int], 
         owner, ratings, np.array([points] * 2), np.array([len(opponents)] * 2, dtype=np.int64), np.arange(2)
     )
     assert found.tolist() == [expected, expected]
+
+
+# spec §4: no cap on D. Against 0 and 9000 with 1½ points the game against 0 is won with P = 1
+# to the last bit, so P(R − 9000) = ½: R = 9000, more than the table's 4000 above an opponent.
+def test_a_performance_far_above_an_opponent_is_read_beyond_the_table() -> None:
+    assert _root([0, 9000], 1.5) == pytest.approx(9000, abs=1e-6)
+    found = rounded_performances(
+        np.array([0, 0], dtype=np.int64),
+        np.array([0, 9000], dtype=np.int64),
+        np.array([1.5]),
+        np.array([2], dtype=np.int64),
+        np.array([0]),
+    )
+    assert found.tolist() == [9000]
+    assert rounded_performance([0, 9000], 1.5) == 9000
