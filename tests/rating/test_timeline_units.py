@@ -189,3 +189,16 @@ def test_a_tournament_checked_before_equals_one_checked_now() -> None:
     games = (Game("A", "B", ResultCode.DRAW), Game("B", "A", ResultCode.WHITE_WINS_FORFEIT))
     checked = Tournament(7, "OPN", date(2025, 5, 4), players, games)
     assert Tournament.checked_before(7, "OPN", date(2025, 5, 4), players, games) == checked
+
+
+def test_an_event_removed_before_it_was_ever_stored_changes_nothing() -> None:
+    # A tournament submitted and withdrawn between two runs: its key leaves a time line that
+    # never held it. The stored results stand, as the full replay shows.
+    states = {"A": PlayerState(1500, 5), "B": PlayerState(1500, 5)}
+    timeline = build_timeline([_game_between(1, "AAA", date(2025, 1, 1))])
+    stored = replay(states, timeline)
+    never = order_key(_game_between(2, "AAA", date(2025, 2, 1)))
+    view = StoredTimeline(states, stored.steps)
+    result = replay_incremental(view.steps_from(never), {never: None}, view.state_before)
+    assert result.evaluated == 0 and dict(result.final_states) == {}
+    assert apply_incremental(states, stored.steps, result).final_states == stored.final_states
