@@ -202,3 +202,12 @@ def test_an_event_removed_before_it_was_ever_stored_changes_nothing() -> None:
     result = replay_incremental(view.steps_from(never), {never: None}, view.state_before)
     assert result.evaluated == 0 and dict(result.final_states) == {}
     assert apply_incremental(states, stored.steps, result).final_states == stored.final_states
+
+
+def test_a_start_rating_over_a_rating_records_the_rating_it_replaces() -> None:
+    # spec §2: federation staff set a rating and index at a date; the player's history shows
+    # the rating-index he had before it, as for an evaluation.
+    day = date(2025, 6, 1)
+    result = replay({"A": PlayerState(1500, 5)}, build_timeline([StartRating("A", day, 1400, 3)]))
+    (entry, _conversion) = result.history["A"]
+    assert (entry.event, entry.date, entry.old, entry.new) == ("start-rating:A", day, (1500, 5), (1400, 3))
