@@ -1,10 +1,11 @@
-"""Rounded performances whose root lies within a millionth of a point of a tie (x.5), on either
-side: the lattice search may answer only where W lies clearly between two lattice sums, and
-must leave these to the exact route. Found by a change to its test (a mutant, docs/mutation.md)
-that every other test let pass.
+"""Rounded performances at the edges of the lattice search: a root within a millionth of a
+point of a tie (x.5), on either side, which the search must leave to the exact route (it may
+answer only where W lies clearly between two lattice sums); a performance beyond the table's
+4000 points; 64 games, beyond its table of Φ⁻¹. Each found by a change to the search (a
+mutant, docs/mutation.md) that every other test let pass.
 
 The expected values come from spec §4 and §5 alone: the root is found here by bisection on
-Σ ½ · (1 + erf((R − r) / 400)) = W, independently of the engine.
+Σ ½ · (1 + erf((R − r) / 400)) = W, independently of the engine, or follows from P(0) = ½.
 """
 
 from __future__ import annotations
@@ -60,3 +61,16 @@ def test_a_performance_far_above_an_opponent_is_read_beyond_the_table() -> None:
     )
     assert found.tolist() == [9000]
     assert rounded_performance([0, 9000], 1.5) == 9000
+
+
+# 64 games, the first number of games the bulk search's table of Φ⁻¹ does not hold: 64
+# opponents of 1500 and 32 points give 1500 exactly (P(0) = ½, spec §4).
+def test_a_performance_over_64_games_in_bulk() -> None:
+    found = rounded_performances(
+        np.zeros(64, dtype=np.int64),
+        np.full(64, 1500, dtype=np.int64),
+        np.array([32.0]),
+        np.array([64], dtype=np.int64),
+        np.array([0]),
+    )
+    assert found.tolist() == [1500]

@@ -13,7 +13,16 @@ from math import erf
 
 import numpy as np
 
-from zdb.rating import solve_rating
+from zdb.rating import (
+    Game,
+    LeftoverGame,
+    Participant,
+    PlayerState,
+    ResultCode,
+    Tournament,
+    evaluate_tournament,
+    solve_rating,
+)
 from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.rounding import round_float_to, rounded_float, rounded_floats
 from zdb.rating.rulesets import CONVERSIONS, conversions_between
@@ -62,3 +71,19 @@ def test_the_joint_iteration_solves_a_group_whose_steps_must_be_halved_twice() -
         total = sum(0.5 * (1 + erf((x[a] - r) / 400)) for r in equation.fixed)
         total += sum(0.5 * (1 + erf((x[a] - x[b]) / 400)) for b in equation.coupled)
         assert abs(total - equation.points) < 1e-9
+
+
+# spec §9.9, §10, §13.5: a newcomer left without a first rating keeps his games against rated
+# opponents, each with the opponent's R0; an R0 that is a FIDE start value is marked as such
+# (it is never converted, §13.6), a DWZ is not.
+def test_a_leftover_game_against_a_fide_start_value_is_marked_fide() -> None:
+    players = (Participant("N", 1990), Participant("F", 1980, fide_rating=1900), Participant("D", 1980))
+    games = (Game("N", "F", ResultCode.DRAW), Game("D", "N", ResultCode.WHITE_WINS))
+    tournament = Tournament(31, "LFT", date(2025, 5, 4), players, games)
+    after = evaluate_tournament(tournament, {"D": PlayerState(1700, 9)}).states["N"]
+    assert after.rating is None
+    assert after.leftover == (
+        LeftoverGame(31, date(2025, 5, 4), 1900, 0.5, True),
+        LeftoverGame(31, date(2025, 5, 4), 1700, 0.0, False),
+    )
+    assert [game.opp_fide for game in after.leftover] == [True, False]
