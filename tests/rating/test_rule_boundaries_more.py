@@ -87,3 +87,19 @@ def test_a_leftover_game_against_a_fide_start_value_is_marked_fide() -> None:
         LeftoverGame(31, date(2025, 5, 4), 1700, 0.0, False),
     )
     assert [game.opp_fide for game in after.leftover] == [True, False]
+
+
+# The spec's notation: a rating is a DWZ and always an integer, written rating-index; the report's E (spec §6)
+# is an integer too. A float 1650.0 equals 1650, but is written "1650.0" wherever it goes.
+def test_ratings_indexes_and_e_come_out_as_integers() -> None:
+    players = (*(Participant(p, 1980) for p in "ABCDEF"), Participant("F2", 1980, fide_rating=1800))
+    opponents = "ABCDE"
+    games = (*(Game("F", p, ResultCode.DRAW) for p in opponents), Game("F2", "A", ResultCode.WHITE_WINS))
+    states = {p: PlayerState(1500 + 50 * k, 8) for k, p in enumerate(opponents)}
+    evaluation = evaluate_tournament(Tournament(32, "INT", date(2025, 5, 4), players, games), states)
+    for row in evaluation.rows:
+        assert row.rn is not None and type(row.rn) is int and type(row.i_new) is int, row.pid
+        assert row.e is None or type(row.e) is int, row.pid
+    assert {row.pid for row in evaluation.rows if row.e is not None} == {"A", "B", "C", "D", "E", "F2"}
+    for pid, state in evaluation.states.items():
+        assert type(state.rating) is int and type(state.index) is int, pid
