@@ -8,12 +8,15 @@ the engine.
 from __future__ import annotations
 
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from math import erf
 
 import numpy as np
+import pytest
 
 from zdb.rating import (
+    RULE_SETS,
     Game,
     LeftoverGame,
     Participant,
@@ -21,6 +24,7 @@ from zdb.rating import (
     ResultCode,
     Tournament,
     evaluate_tournament,
+    evaluate_tournaments,
     solve_rating,
 )
 from zdb.rating.joint import JointEquation, solve_jointly
@@ -103,3 +107,74 @@ def test_ratings_indexes_and_e_come_out_as_integers() -> None:
     assert {row.pid for row in evaluation.rows if row.e is not None} == {"A", "B", "C", "D", "E", "F2"}
     for pid, state in evaluation.states.items():
         assert type(state.rating) is int and type(state.index) is int, pid
+
+
+def _one_game(players: tuple[Participant, ...], result: ResultCode = ResultCode.DRAW) -> Tournament:
+    return Tournament(33, "ONE", date(2025, 5, 4), players, (Game(players[0].pid, players[1].pid, result),))
+
+
+# spec §4, §13.15: We is reported rounded half up to 6 decimals. P(100) = 0.63816319508…
+def test_we_is_reported_to_six_decimals() -> None:
+    expected = Decimal(repr(0.5 * (1 + erf(100 / 400)))).quantize(Decimal("0.000001"), ROUND_HALF_UP)
+    assert expected == Decimal("0.638163")
+    tournament = _one_game((Participant("A", 1980), Participant("B", 1980)))
+    (row, _) = evaluate_tournament(tournament, {"A": PlayerState(1700, 9), "B": PlayerState(1600, 9)}).rows
+    assert row.we == float(expected)
+
+
+# spec §10, §13.10: from a DWZ of 2400 on, a FIDE rating given counts as R0; below, the DWZ.
+# A leftover game against such a player stores that FIDE R0, marked (§13.5).
+@pytest.mark.parametrize(("dwz", "r0"), [(2400, 2450), (2399, 2399)])
+def test_a_fide_rating_counts_from_a_dwz_of_2400(dwz: int, r0: int) -> None:
+    players = (Participant("T", 1980, fide_rating=2450), Participant("N", 1990))
+    evaluation = evaluate_tournament(_one_game(players), {"T": PlayerState(dwz, 9)})
+    assert {row.pid: row.r0 for row in evaluation.rows} == {"T": r0, "N": None}
+    (game,) = evaluation.states["N"].leftover
+    assert (game.opp_rating, game.opp_fide) == (r0, dwz == 2400)
+
+
+# spec §13.12: a player with a stored DWZ or stored leftover games counts as a member whatever
+# the submission says: his new DWZ, or his new leftover games, are stored.
+def test_a_player_with_a_dwz_or_leftover_games_is_never_a_guest() -> None:
+    leftover = (LeftoverGame(1, date(2025, 1, 5), 1500, 1.0),)
+    players = (
+        Participant("R", 1980, member=False),
+        Participant("L", 1990, member=False),
+        Participant("G", 1990, member=False),
+        Participant("D", 1980),
+    )
+    games = (Game("R", "L", ResultCode.DRAW), Game("R", "G", ResultCode.DRAW), Game("R", "D", ResultCode.DRAW))
+    tournament = Tournament(34, "GST", date(2025, 5, 4), players, games)
+    states = {"R": PlayerState(1600, 9), "L": PlayerState(leftover=leftover), "D": PlayerState(1600, 9)}
+    evaluation = evaluate_tournament(tournament, states)
+    rows = {row.pid: row for row in evaluation.rows}
+    assert (rows["R"].member, rows["L"].member, rows["G"].member) == (True, True, False)
+    assert rows["R"].stored and evaluation.states["R"] == PlayerState(1600, 10)
+    assert len(evaluation.states["L"].leftover) == 2 and evaluation.states["G"] == PlayerState()
+
+
+# spec §13.7, evaluated in a batch (each tournament exactly as alone): a leftover game expires
+# against the end date of the newcomer's own tournament, not of another one of the batch.
+def test_leftover_games_expire_by_the_end_date_of_their_own_tournament_in_a_batch() -> None:
+    early = _one_game((Participant("A", 1980), Participant("B", 1980)))
+    late = Tournament(
+        35,
+        "LATE",
+        date(2027, 1, 20),
+        (Participant("N", 1990), Participant("C", 1980)),
+        (Game("N", "C", ResultCode.DRAW),),
+    )
+    leftover = (LeftoverGame(2, date(2025, 1, 15), 1500, 1.0),)  # 2027-01-15 < 2027-01-20: expired
+    states = {"A": PlayerState(1600, 9), "B": PlayerState(1600, 9), "C": PlayerState(1600, 9)}
+    states["N"] = PlayerState(leftover=leftover)
+    _, evaluation = evaluate_tournaments([early, late], states, RULE_SETS[0])
+    (row,) = (row for row in evaluation.rows if row.pid == "N")
+    assert row.leftover_used == 0
+    assert evaluation.states["N"].leftover == (LeftoverGame(35, date(2027, 1, 20), 1600, 0.5),)
+
+
+def test_tournaments_evaluated_together_may_not_share_a_player() -> None:
+    first = _one_game((Participant("A", 1980), Participant("B", 1980)))
+    second = Tournament(36, "TWO", date(2025, 5, 5), first.players, first.games)
+    with pytest.raises(ValueError, match="must not share a player"):
+        evaluate_tournaments([first, second], {}, RULE_SETS[0])

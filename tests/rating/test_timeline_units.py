@@ -211,3 +211,24 @@ def test_a_start_rating_over_a_rating_records_the_rating_it_replaces() -> None:
     result = replay({"A": PlayerState(1500, 5)}, build_timeline([StartRating("A", day, 1400, 3)]))
     (entry, _conversion) = result.history["A"]
     assert (entry.event, entry.date, entry.old, entry.new) == ("start-rating:A", day, (1500, 5), (1400, 3))
+
+
+def test_a_late_tournament_that_changes_no_state_leaves_nothing_dirty() -> None:
+    # A late game against a guest without a rating is not rated (spec §9.1, §10): nobody's
+    # state changes, so the incremental replay names nobody whose state differs.
+    states = {"A": PlayerState(1500, 5), "B": PlayerState(1500, 5)}
+    events = [_game_between(1, "AAA", date(2025, 1, 1))]
+    stored = replay(states, build_timeline(events))
+    guest = Tournament(
+        2,
+        "GST",
+        date(2025, 2, 15),
+        (Participant("A", 1980), Participant("G", 1990, member=False)),
+        (Game("A", "G", ResultCode.WHITE_WINS),),
+    )
+    new_timeline = build_timeline([*events, guest])
+    changes = timeline_changes(build_timeline(events), new_timeline)
+    view = StoredTimeline(states, stored.steps)
+    result = replay_incremental(view.steps_from(min(changes)), changes, view.state_before)
+    assert result.evaluated == 1 and dict(result.final_states) == {}
+    assert apply_incremental(states, stored.steps, result).final_states == replay(states, new_timeline).final_states
