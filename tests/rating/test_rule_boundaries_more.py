@@ -176,5 +176,5 @@ def test_leftover_games_expire_by_the_end_date_of_their_own_tournament_in_a_batc
 def test_tournaments_evaluated_together_may_not_share_a_player() -> None:
     first = _one_game((Participant("A", 1980), Participant("B", 1980)))
     second = Tournament(36, "TWO", date(2025, 5, 5), first.players, first.games)
-    with pytest.raises(ValueError, match="must not share a player"):
+    with pytest.raises(ValueError, match=r"^tournaments evaluated together must not share a player$"):
         evaluate_tournaments([first, second], {}, RULE_SETS[0])

@@ -215,7 +215,8 @@ def test_a_start_rating_over_a_rating_records_the_rating_it_replaces() -> None:
 
 def test_a_late_tournament_that_changes_no_state_leaves_nothing_dirty() -> None:
     # A late game against a guest without a rating is not rated (spec §9.1, §10): nobody's
-    # state changes, so the incremental replay names nobody whose state differs.
+    # state changes, so the incremental replay names nobody whose state differs, and the
+    # stored conversion after it stands (it is not applied again).
     states = {"A": PlayerState(1500, 5), "B": PlayerState(1500, 5)}
     events = [_game_between(1, "AAA", date(2025, 1, 1))]
     stored = replay(states, build_timeline(events))
@@ -231,4 +232,5 @@ def test_a_late_tournament_that_changes_no_state_leaves_nothing_dirty() -> None:
     view = StoredTimeline(states, stored.steps)
     result = replay_incremental(view.steps_from(min(changes)), changes, view.state_before)
     assert result.evaluated == 1 and dict(result.final_states) == {}
+    assert [event_name(step.event) for step in result.steps] == [2]
     assert apply_incremental(states, stored.steps, result).final_states == replay(states, new_timeline).final_states
