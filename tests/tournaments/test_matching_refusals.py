@@ -346,3 +346,27 @@ def test_a_newcomer_named_by_surname_alone_near_such_a_record_is_told(database_u
     assert [w.message.split(" has a similar name")[0] for w in outcome.warnings] == [
         f"no record fits 'Einnam', so a new person is entered; but the record {single} (Einname, born 1985)"
     ]
+
+
+def test_a_club_without_a_membership_number_finds_nobody_by_membership(database_url: str) -> None:
+    # A membership may lack its number; a file that gives the club alone names nobody by it.
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (other,) = create_players(session, [NewPlayer(surname="Zweit", given_name="Zora", birth_year=1980, sex="F")])
+        session.add(Membership(player_pkz=other, club_code="C0327", member_no=None, valid_from=date(2010, 1, 1)))
+    outcome = _match(database_url, _newcomer(club_code="C0327", birth_year=1990))
+    assert outcome.created == (True,) and outcome.pkz != (other,)
+
+
+def test_a_record_whose_birth_date_the_caller_may_not_read_is_found_with_a_warning(database_url: str) -> None:
+    pkz = _federation(database_url)
+    query = PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_date=date(1970, 6, 1))
+    outcome = _match(database_url, query, caller=Principal("referee", "D"))
+    assert (outcome.pkz, outcome.created, outcome.problems) == ((pkz,), (False,), ())
+    assert _warned(outcome) == [
+        (
+            "players[0]",
+            f"found as {pkz} by name and birth year; his birth date lies outside the token's scope and was not "
+            "compared: if he is someone else, name the player by person number",
+        )
+    ]
