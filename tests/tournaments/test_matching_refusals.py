@@ -370,3 +370,19 @@ def test_a_record_whose_birth_date_the_caller_may_not_read_is_found_with_a_warni
             "compared: if he is someone else, name the player by person number",
         )
     ]
+
+
+def test_two_records_fitting_name_and_birth_are_refused_as_ambiguous_with_both_named(database_url: str) -> None:
+    # A record without a birth year fits any year; with the known one that makes two.
+    pkz = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (other,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=None)])
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_year=1970))
+    assert outcome.pkz == (None,) and outcome.warnings == ()
+    assert _said(outcome) == [
+        (
+            "players[0]",
+            "ambiguous: 2 players fit 'Berta Bekannt'; name one by pkz: candidates "
+            f"{pkz} Berta Bekannt (1970); {other} Berta Bekannt (born ?)",
+        )
+    ]
