@@ -8,6 +8,7 @@ databases. Fast enough to run against every mutant of ``zdb/players/matching.py`
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 
 from sqlalchemy import select
@@ -386,3 +387,23 @@ def test_two_records_fitting_name_and_birth_are_refused_as_ambiguous_with_both_n
             f"{pkz} Berta Bekannt (1970); {other} Berta Bekannt (born ?)",
         )
     ]
+
+
+def test_every_players_refusals_and_warnings_are_told_together(database_url: str) -> None:
+    # A file's players are resolved one after the other; what is said of one is not lost by
+    # what is said of the next.
+    pkz = _federation(database_url)
+    unknown = [PlayerQuery(f"players[{k}]", pkz=990000 + k) for k in range(2)]
+    outcome = _match(database_url, *unknown)
+    assert [place for place, _ in _said(outcome)] == ["players[0].pkz", "players[1].pkz"]
+    newcomers = [
+        PlayerQuery(f"players[{k}]", surname=name, given_name="Nora", birth_year=1990, club="C9999")
+        for k, name in enumerate(("Neumann", "Neufeld"))
+    ]
+    outcome = _match(database_url, *newcomers, caller=ADMIN)
+    assert _said(outcome) == [(f"players[{k}].club", "no club has the code 'C9999'") for k in range(2)]
+    berta = PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_date=date(1970, 6, 1))
+    twice = [dataclasses.replace(berta, place=f"players[{k}]") for k in range(2)]
+    outcome = _match(database_url, *twice, create=False, caller=Principal("referee", "D"))
+    assert outcome.pkz == (pkz, pkz)
+    assert [place for place, _ in _warned(outcome)] == ["players[0]", "players[1]"]
