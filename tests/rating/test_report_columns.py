@@ -4,11 +4,24 @@ ratings and indexes beside them, and the evaluation that carries them stays immu
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 
 import numpy as np
 import pytest
 
-from zdb.rating import Step, Tournament, TournamentEvaluation, build_timeline, replay_steps
+from zdb.rating import (
+    RULE_SETS,
+    Game,
+    Participant,
+    PlayerState,
+    ResultCode,
+    Step,
+    Tournament,
+    TournamentEvaluation,
+    build_timeline,
+    evaluate_tournaments,
+    replay_steps,
+)
 from zdb.synthetic import generate
 
 
@@ -71,3 +84,26 @@ def test_an_evaluation_and_its_columns_cannot_be_changed(steps: list[Step]) -> N
 def test_an_evaluation_has_rows_or_columns() -> None:
     with pytest.raises(TypeError, match="either rows or columns"):
         TournamentEvaluation("classic")
+
+
+def test_a_batchs_columns_name_its_tournaments_and_their_rows() -> None:
+    # What a caller that stores a whole batch reads besides the figures: the rule set, each
+    # tournament's id, end date and acronym, and which rows are whose.
+    def tournament(tid: int, acronym: str, day: date, pids: tuple[str, ...]) -> Tournament:
+        players = tuple(Participant(p, 1980) for p in pids)
+        return Tournament(tid, acronym, day, players, (Game(pids[0], pids[1], ResultCode.DRAW),))
+
+    batch = [
+        tournament(4, "AAA", date(2025, 3, 2), ("A", "B")),
+        tournament(9, "BBB", date(2025, 3, 9), ("C", "D", "E")),
+    ]
+    states = {p: PlayerState(1600, 5) for p in "ABCDE"}
+    evaluations = evaluate_tournaments(batch, states, RULE_SETS[0])
+    columns = evaluations[0].columns
+    assert columns is not None and evaluations[1].columns is columns
+    assert (columns.rule_set, columns.ids, columns.acronyms) == ("classic", (4, 9), ("AAA", "BBB"))
+    assert columns.end_dates == (date(2025, 3, 2), date(2025, 3, 9))
+    assert columns.starts == (0, 2, 5) and columns.home.tolist() == [0, 0, 1, 1, 1]
+    # ratings are integers (the spec's notation), in the columns as in the rows
+    for column in (columns.before_rating, columns.after_rating, columns.before_index, columns.after_index):
+        assert {type(value) for value in column.tolist()} == {int}

@@ -8,12 +8,25 @@ the engine.
 from __future__ import annotations
 
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from math import erf
 
 import numpy as np
+import pytest
 
-from zdb.rating import solve_rating
+from zdb.rating import (
+    RULE_SETS,
+    Game,
+    LeftoverGame,
+    Participant,
+    PlayerState,
+    ResultCode,
+    Tournament,
+    evaluate_tournament,
+    evaluate_tournaments,
+    solve_rating,
+)
 from zdb.rating.joint import JointEquation, solve_jointly
 from zdb.rating.rounding import round_float_to, rounded_float, rounded_floats
 from zdb.rating.rulesets import CONVERSIONS, conversions_between
@@ -62,3 +75,106 @@ def test_the_joint_iteration_solves_a_group_whose_steps_must_be_halved_twice() -
         total = sum(0.5 * (1 + erf((x[a] - r) / 400)) for r in equation.fixed)
         total += sum(0.5 * (1 + erf((x[a] - x[b]) / 400)) for b in equation.coupled)
         assert abs(total - equation.points) < 1e-9
+
+
+# spec §9.9, §10, §13.5: a newcomer left without a first rating keeps his games against rated
+# opponents, each with the opponent's R0; an R0 that is a FIDE start value is marked as such
+# (it is never converted, §13.6), a DWZ is not.
+def test_a_leftover_game_against_a_fide_start_value_is_marked_fide() -> None:
+    players = (Participant("N", 1990), Participant("F", 1980, fide_rating=1900), Participant("D", 1980))
+    games = (Game("N", "F", ResultCode.DRAW), Game("D", "N", ResultCode.WHITE_WINS))
+    tournament = Tournament(31, "LFT", date(2025, 5, 4), players, games)
+    after = evaluate_tournament(tournament, {"D": PlayerState(1700, 9)}).states["N"]
+    assert after.rating is None
+    assert after.leftover == (
+        LeftoverGame(31, date(2025, 5, 4), 1900, 0.5, True),
+        LeftoverGame(31, date(2025, 5, 4), 1700, 0.0, False),
+    )
+    assert [game.opp_fide for game in after.leftover] == [True, False]
+
+
+# The spec's notation: a rating is a DWZ and always an integer, written rating-index; the report's E (spec §6)
+# is an integer too. A float 1650.0 equals 1650, but is written "1650.0" wherever it goes.
+def test_ratings_indexes_and_e_come_out_as_integers() -> None:
+    players = (*(Participant(p, 1980) for p in "ABCDEF"), Participant("F2", 1980, fide_rating=1800))
+    opponents = "ABCDE"
+    games = (*(Game("F", p, ResultCode.DRAW) for p in opponents), Game("F2", "A", ResultCode.WHITE_WINS))
+    states = {p: PlayerState(1500 + 50 * k, 8) for k, p in enumerate(opponents)}
+    evaluation = evaluate_tournament(Tournament(32, "INT", date(2025, 5, 4), players, games), states)
+    for row in evaluation.rows:
+        assert row.rn is not None and type(row.rn) is int and type(row.i_new) is int, row.pid
+        assert row.e is None or type(row.e) is int, row.pid
+    assert {row.pid for row in evaluation.rows if row.e is not None} == {"A", "B", "C", "D", "E", "F2"}
+    for pid, state in evaluation.states.items():
+        assert type(state.rating) is int and type(state.index) is int, pid
+
+
+def _one_game(players: tuple[Participant, ...], result: ResultCode = ResultCode.DRAW) -> Tournament:
+    return Tournament(33, "ONE", date(2025, 5, 4), players, (Game(players[0].pid, players[1].pid, result),))
+
+
+# spec §4, §13.15: We is reported rounded half up to 6 decimals. P(100) = 0.63816319508…
+def test_we_is_reported_to_six_decimals() -> None:
+    expected = Decimal(repr(0.5 * (1 + erf(100 / 400)))).quantize(Decimal("0.000001"), ROUND_HALF_UP)
+    assert expected == Decimal("0.638163")
+    tournament = _one_game((Participant("A", 1980), Participant("B", 1980)))
+    (row, _) = evaluate_tournament(tournament, {"A": PlayerState(1700, 9), "B": PlayerState(1600, 9)}).rows
+    assert row.we == float(expected)
+
+
+# spec §10, §13.10: from a DWZ of 2400 on, a FIDE rating given counts as R0; below, the DWZ.
+# A leftover game against such a player stores that FIDE R0, marked (§13.5).
+@pytest.mark.parametrize(("dwz", "r0"), [(2400, 2450), (2399, 2399)])
+def test_a_fide_rating_counts_from_a_dwz_of_2400(dwz: int, r0: int) -> None:
+    players = (Participant("T", 1980, fide_rating=2450), Participant("N", 1990))
+    evaluation = evaluate_tournament(_one_game(players), {"T": PlayerState(dwz, 9)})
+    assert {row.pid: row.r0 for row in evaluation.rows} == {"T": r0, "N": None}
+    (game,) = evaluation.states["N"].leftover
+    assert (game.opp_rating, game.opp_fide) == (r0, dwz == 2400)
+
+
+# spec §13.12: a player with a stored DWZ or stored leftover games counts as a member whatever
+# the submission says: his new DWZ, or his new leftover games, are stored.
+def test_a_player_with_a_dwz_or_leftover_games_is_never_a_guest() -> None:
+    leftover = (LeftoverGame(1, date(2025, 1, 5), 1500, 1.0),)
+    players = (
+        Participant("R", 1980, member=False),
+        Participant("L", 1990, member=False),
+        Participant("G", 1990, member=False),
+        Participant("D", 1980),
+    )
+    games = (Game("R", "L", ResultCode.DRAW), Game("R", "G", ResultCode.DRAW), Game("R", "D", ResultCode.DRAW))
+    tournament = Tournament(34, "GST", date(2025, 5, 4), players, games)
+    states = {"R": PlayerState(1600, 9), "L": PlayerState(leftover=leftover), "D": PlayerState(1600, 9)}
+    evaluation = evaluate_tournament(tournament, states)
+    rows = {row.pid: row for row in evaluation.rows}
+    assert (rows["R"].member, rows["L"].member, rows["G"].member) == (True, True, False)
+    assert rows["R"].stored and evaluation.states["R"] == PlayerState(1600, 10)
+    assert len(evaluation.states["L"].leftover) == 2 and evaluation.states["G"] == PlayerState()
+
+
+# spec §13.7, evaluated in a batch (each tournament exactly as alone): a leftover game expires
+# against the end date of the newcomer's own tournament, not of another one of the batch.
+def test_leftover_games_expire_by_the_end_date_of_their_own_tournament_in_a_batch() -> None:
+    early = _one_game((Participant("A", 1980), Participant("B", 1980)))
+    late = Tournament(
+        35,
+        "LATE",
+        date(2027, 1, 20),
+        (Participant("N", 1990), Participant("C", 1980)),
+        (Game("N", "C", ResultCode.DRAW),),
+    )
+    leftover = (LeftoverGame(2, date(2025, 1, 15), 1500, 1.0),)  # 2027-01-15 < 2027-01-20: expired
+    states = {"A": PlayerState(1600, 9), "B": PlayerState(1600, 9), "C": PlayerState(1600, 9)}
+    states["N"] = PlayerState(leftover=leftover)
+    _, evaluation = evaluate_tournaments([early, late], states, RULE_SETS[0])
+    (row,) = (row for row in evaluation.rows if row.pid == "N")
+    assert row.leftover_used == 0
+    assert evaluation.states["N"].leftover == (LeftoverGame(35, date(2027, 1, 20), 1600, 0.5),)
+
+
+def test_tournaments_evaluated_together_may_not_share_a_player() -> None:
+    first = _one_game((Participant("A", 1980), Participant("B", 1980)))
+    second = Tournament(36, "TWO", date(2025, 5, 5), first.players, first.games)
+    with pytest.raises(ValueError, match=r"^tournaments evaluated together must not share a player$"):
+        evaluate_tournaments([first, second], {}, RULE_SETS[0])

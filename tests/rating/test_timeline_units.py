@@ -189,3 +189,48 @@ def test_a_tournament_checked_before_equals_one_checked_now() -> None:
     games = (Game("A", "B", ResultCode.DRAW), Game("B", "A", ResultCode.WHITE_WINS_FORFEIT))
     checked = Tournament(7, "OPN", date(2025, 5, 4), players, games)
     assert Tournament.checked_before(7, "OPN", date(2025, 5, 4), players, games) == checked
+
+
+def test_an_event_removed_before_it_was_ever_stored_changes_nothing() -> None:
+    # A tournament submitted and withdrawn between two runs: its key leaves a time line that
+    # never held it. The stored results stand, as the full replay shows.
+    states = {"A": PlayerState(1500, 5), "B": PlayerState(1500, 5)}
+    timeline = build_timeline([_game_between(1, "AAA", date(2025, 1, 1))])
+    stored = replay(states, timeline)
+    never = order_key(_game_between(2, "AAA", date(2025, 2, 1)))
+    view = StoredTimeline(states, stored.steps)
+    result = replay_incremental(view.steps_from(never), {never: None}, view.state_before)
+    assert result.evaluated == 0 and dict(result.final_states) == {}
+    assert apply_incremental(states, stored.steps, result).final_states == stored.final_states
+
+
+def test_a_start_rating_over_a_rating_records_the_rating_it_replaces() -> None:
+    # spec §2: federation staff set a rating and index at a date; the player's history shows
+    # the rating-index he had before it, as for an evaluation.
+    day = date(2025, 6, 1)
+    result = replay({"A": PlayerState(1500, 5)}, build_timeline([StartRating("A", day, 1400, 3)]))
+    (entry, _conversion) = result.history["A"]
+    assert (entry.event, entry.date, entry.old, entry.new) == ("start-rating:A", day, (1500, 5), (1400, 3))
+
+
+def test_a_late_tournament_that_changes_no_state_leaves_nothing_dirty() -> None:
+    # A late game against a guest without a rating is not rated (spec §9.1, §10): nobody's
+    # state changes, so the incremental replay names nobody whose state differs, and the
+    # stored conversion after it stands (it is not applied again).
+    states = {"A": PlayerState(1500, 5), "B": PlayerState(1500, 5)}
+    events = [_game_between(1, "AAA", date(2025, 1, 1))]
+    stored = replay(states, build_timeline(events))
+    guest = Tournament(
+        2,
+        "GST",
+        date(2025, 2, 15),
+        (Participant("A", 1980), Participant("G", 1990, member=False)),
+        (Game("A", "G", ResultCode.WHITE_WINS),),
+    )
+    new_timeline = build_timeline([*events, guest])
+    changes = timeline_changes(build_timeline(events), new_timeline)
+    view = StoredTimeline(states, stored.steps)
+    result = replay_incremental(view.steps_from(min(changes)), changes, view.state_before)
+    assert result.evaluated == 1 and dict(result.final_states) == {}
+    assert [event_name(step.event) for step in result.steps] == [2]
+    assert apply_incremental(states, stored.steps, result).final_states == replay(states, new_timeline).final_states

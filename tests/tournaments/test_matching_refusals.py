@@ -8,6 +8,7 @@ databases. Fast enough to run against every mutant of ``zdb/players/matching.py`
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date
 
 from sqlalchemy import select
@@ -346,3 +347,63 @@ def test_a_newcomer_named_by_surname_alone_near_such_a_record_is_told(database_u
     assert [w.message.split(" has a similar name")[0] for w in outcome.warnings] == [
         f"no record fits 'Einnam', so a new person is entered; but the record {single} (Einname, born 1985)"
     ]
+
+
+def test_a_club_without_a_membership_number_finds_nobody_by_membership(database_url: str) -> None:
+    # A membership may lack its number; a file that gives the club alone names nobody by it.
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (other,) = create_players(session, [NewPlayer(surname="Zweit", given_name="Zora", birth_year=1980, sex="F")])
+        session.add(Membership(player_pkz=other, club_code="C0327", member_no=None, valid_from=date(2010, 1, 1)))
+    outcome = _match(database_url, _newcomer(club_code="C0327", birth_year=1990))
+    assert outcome.created == (True,) and outcome.pkz != (other,)
+
+
+def test_a_record_whose_birth_date_the_caller_may_not_read_is_found_with_a_warning(database_url: str) -> None:
+    pkz = _federation(database_url)
+    query = PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_date=date(1970, 6, 1))
+    outcome = _match(database_url, query, caller=Principal("referee", "D"))
+    assert (outcome.pkz, outcome.created, outcome.problems) == ((pkz,), (False,), ())
+    assert _warned(outcome) == [
+        (
+            "players[0]",
+            f"found as {pkz} by name and birth year; his birth date lies outside the token's scope and was not "
+            "compared: if he is someone else, name the player by person number",
+        )
+    ]
+
+
+def test_two_records_fitting_name_and_birth_are_refused_as_ambiguous_with_both_named(database_url: str) -> None:
+    # A record without a birth year fits any year; with the known one that makes two.
+    pkz = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (other,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=None)])
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_year=1970))
+    assert outcome.pkz == (None,) and outcome.warnings == ()
+    assert _said(outcome) == [
+        (
+            "players[0]",
+            "ambiguous: 2 players fit 'Berta Bekannt'; name one by pkz: candidates "
+            f"{pkz} Berta Bekannt (1970); {other} Berta Bekannt (born ?)",
+        )
+    ]
+
+
+def test_every_players_refusals_and_warnings_are_told_together(database_url: str) -> None:
+    # A file's players are resolved one after the other; what is said of one is not lost by
+    # what is said of the next.
+    pkz = _federation(database_url)
+    unknown = [PlayerQuery(f"players[{k}]", pkz=990000 + k) for k in range(2)]
+    outcome = _match(database_url, *unknown)
+    assert [place for place, _ in _said(outcome)] == ["players[0].pkz", "players[1].pkz"]
+    newcomers = [
+        PlayerQuery(f"players[{k}]", surname=name, given_name="Nora", birth_year=1990, club="C9999")
+        for k, name in enumerate(("Neumann", "Neufeld"))
+    ]
+    outcome = _match(database_url, *newcomers, caller=ADMIN)
+    assert _said(outcome) == [(f"players[{k}].club", "no club has the code 'C9999'") for k in range(2)]
+    berta = PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_date=date(1970, 6, 1))
+    twice = [dataclasses.replace(berta, place=f"players[{k}]") for k in range(2)]
+    outcome = _match(database_url, *twice, create=False, caller=Principal("referee", "D"))
+    assert outcome.pkz == (pkz, pkz)
+    assert [place for place, _ in _warned(outcome)] == ["players[0]", "players[1]"]
