@@ -29,6 +29,8 @@ def _readers(url: str) -> int:
     with engine_for(url).connect() as connection:
         for _ in range(100):
             count = int(connection.execute(_READERS, {"name": READER_NAME}).scalar_one())
+            # pg_stat_activity is read once per transaction: each look in a transaction of its own
+            connection.rollback()
             if count == 0:
                 break
             time.sleep(0.05)
