@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from zdb.rating import Tournament
-from zdb.tournaments import engine_view
+from zdb.recalculation import windows
 
 __all__ = ["READER_NAME", "WindowReader"]
 
@@ -50,18 +50,22 @@ _SNAPSHOT = re.compile(r"[0-9A-Fa-f]+(-[0-9A-Fa-f]+)+")
 _Read = dict[int, Tournament] | BaseException
 
 
-class WindowReader:
-    """Reads the tournaments of ``windows`` (each a list of (id, version) pairs) on a connection
-    of its own that shares the transaction of ``session``'s snapshot. Use as a context manager;
-    iterating gives each window's tournaments by id, in order."""
+class _ReaderStoppedError(Exception):
+    """The run no longer asks for windows."""
 
-    def __init__(self, session: Session, windows: Sequence[Sequence[tuple[int, int]]]) -> None:
+
+class WindowReader:
+    """Reads the tournaments of ``window_pairs`` (each window a list of (id, version) pairs) on
+    a connection of its own that shares the snapshot of ``session``'s transaction. Use as a
+    context manager; iterating gives each window's tournaments by id, in order."""
+
+    def __init__(self, session: Session, window_pairs: Sequence[Sequence[tuple[int, int]]]) -> None:
         snapshot = str(session.execute(text("SELECT pg_export_snapshot()")).scalar_one())
         if not _SNAPSHOT.fullmatch(snapshot):
             raise RuntimeError(f"an exported snapshot the reader does not understand: {snapshot!r}")
         self._snapshot = snapshot
         self._url = session.get_bind().engine.url
-        self._windows = [list(pairs) for pairs in windows]
+        self._windows = [list(pairs) for pairs in window_pairs]
         # The run takes a window, then the reader may read the next: one permit at a time.
         self._permits = threading.Semaphore(1)
         self._read: queue.SimpleQueue[_Read] = queue.SimpleQueue()
@@ -101,6 +105,12 @@ class WindowReader:
                         raw.cancel()
         self._thread.join()
 
+    def _turn(self) -> None:
+        """Wait until the run has taken the window before (or has stopped the reader)."""
+        self._permits.acquire()
+        if self._stopped.is_set():
+            raise _ReaderStoppedError
+
     def _run(self) -> None:
         try:
             self._read_windows()
@@ -116,15 +126,9 @@ class WindowReader:
                 # Both before the transaction's first query (the connection begins it here).
                 connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
                 connection.execute(text(f"SET TRANSACTION SNAPSHOT '{self._snapshot}'"))
-                for pairs in self._windows:
-                    self._permits.acquire()
-                    if self._stopped.is_set():
-                        break
-                    read_now = engine_view.load_tournaments(session, pairs)
-                    loaded = {tid: tournament for tid, (tournament, _) in read_now.items()}
-                    if len(loaded) != len(pairs):
-                        raise RuntimeError("a tournament version named by the heads was not found")
-                    self._read.put(loaded)
+                with suppress(_ReaderStoppedError):
+                    for loaded in windows.read_windows(session, self._windows, self._turn):
+                        self._read.put(loaded)
                 self._connection = None
                 connection.rollback()  # read only: nothing to keep
         finally:

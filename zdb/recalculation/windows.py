@@ -32,7 +32,7 @@ from zdb.rating import Event, OrderKey, Tournament, order_key
 from zdb.tournaments import engine_view
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
-__all__ = ["WINDOW", "Head", "load_heads", "window_versions", "windowed_timeline"]
+__all__ = ["WINDOW", "Head", "load_heads", "read_windows", "window_versions", "windowed_timeline"]
 
 #: tournaments read at a time. A window of the synthetic federation (some 200 games a
 #: tournament) is about 200,000 games, some 100 MB while it is read, and about the replay's
