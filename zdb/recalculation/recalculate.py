@@ -13,7 +13,8 @@ module flushes only.
 
 A from-scratch run reads the time line's order first (every tournament's head, no games), then
 the tournaments window by window as the replay reaches them (``windows``), so that its memory
-stays flat in the number of years. It streams the replay's rows to the server as they come
+stays flat in the number of years; on PostgreSQL a second connection reads the next window while
+the engine replays the last (``read_ahead``). It streams the replay's rows to the server as they come
 (``repository.write_steps``), so that the server stores them while the engine computes. On
 PostgreSQL they go into bare copies of the history and evaluation tables, indexed and swapped
 in at the end (``shadow_tables``).
@@ -24,6 +25,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
@@ -48,6 +50,7 @@ from zdb.rating import (
 )
 from zdb.rating.entries import participant_ids
 from zdb.recalculation import impact, mending, store, windows
+from zdb.recalculation.read_ahead import WindowReader
 from zdb.recalculation.shadow_tables import ShadowTables
 from zdb.recalculation.stored_walk import StoredWalk
 from zdb.timeline import stored_state
@@ -160,30 +163,37 @@ def _full_run(session: Session, generation: int, progress: Progress) -> tuple[in
     heads = windows.load_heads(session)
     versions = {key[3]: version for key, version in heads}
     others: list[Event] = [*stored_state.load_start_ratings(session), *CONVERSIONS]
-    progress(0, len(versions))
-    # PostgreSQL: the history and the evaluations are written into bare copies and swapped in.
-    shadow = (
-        ShadowTables(session, [HistoryRow.__tablename__, Evaluation.__tablename__]) if _on_postgresql(session) else None
-    )
-    store.delete_all_results(session, rebuilt=shadow is not None)
-    if shadow is not None:
-        shadow.create()
-    final: dict[str, PlayerState] = dict(initial)
-    into = shadow.target if shadow is not None else str
-    with store.step_copies(session, into=into) as copies:
-        # The tournaments are read window by window while the steps are copied over the same
-        # connection: each read pauses the copy (``windows``).
-        timeline = windows.windowed_timeline(session, heads, others, before_read=copies.pause)
+    # PostgreSQL: the windows are read ahead on a second connection, on this transaction's
+    # snapshot as it is now (``read_ahead``); it starts with the first window at once.
+    reads = WindowReader(session, windows.window_versions(heads)) if _on_postgresql(session) else nullcontext()
+    with reads as read_ahead:
+        progress(0, len(versions))
+        # PostgreSQL: the history and the evaluations are written into bare copies and swapped in.
+        shadow = (
+            ShadowTables(session, [HistoryRow.__tablename__, Evaluation.__tablename__])
+            if _on_postgresql(session)
+            else None
+        )
+        store.delete_all_results(session, rebuilt=shadow is not None)
+        if shadow is not None:
+            shadow.create()
+        final: dict[str, PlayerState] = dict(initial)
+        into = shadow.target if shadow is not None else str
+        with store.step_copies(session, into=into) as copies:
+            # The steps are copied over the session's connection while the tournaments are read:
+            # on PostgreSQL by the reader's connection, on SQLite over this one, each read
+            # pausing the copy (``windows``).
+            timeline = windows.windowed_timeline(session, heads, others, before_read=copies.pause, read=read_ahead)
 
-        def replayed() -> Iterator[tuple[Step, int | None]]:
-            # Steps are written as they come and not kept: the time line's results never sit
-            # in memory all at once.
-            # The compiled pass where numba is installed, else the engine (the same steps).
-            for step in _counting(streamed_steps(initial, timeline), len(versions), progress):
-                final.update(step.outputs)
-                yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
+            def replayed() -> Iterator[tuple[Step, int | None]]:
+                # Steps are written as they come and not kept: the time line's results never sit
+                # in memory all at once.
+                # The compiled pass where numba is installed, else the engine (the same steps).
+                for step in _counting(streamed_steps(initial, timeline), len(versions), progress):
+                    final.update(step.outputs)
+                    yield step, versions.get(step.key[3]) if step.key[1] == 1 else None
 
-        store.write_steps(session, replayed(), into=into, copies=copies)
+            store.write_steps(session, replayed(), into=into, copies=copies)
     if shadow is not None:
         shadow.swap()
     before = impact.stored_ratings(session)
