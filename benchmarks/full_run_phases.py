@@ -36,7 +36,6 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -159,16 +158,6 @@ def _in_process(what: str, url: str, package: Path | None, extra: dict[str, str]
     return result
 
 
-def _export(revision: str, folder: Path) -> None:
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", revision, "zdb"], check=True, capture_output=True
-    ).stdout
-    archive_file = folder / "zdb.tar"
-    archive_file.write_bytes(archive)
-    with tarfile.open(archive_file) as tar:
-        tar.extractall(folder, filter="data")
-
-
 def _loaded(scale: float, server: str, database: str) -> str:
     from recalc import _at_rest
     from scratch_database import fresh_database
@@ -192,6 +181,7 @@ def _loaded(scale: float, server: str, database: str) -> str:
 
 def run(revision: str, scale: float, rounds: int, *, server: str, database: str, workers: int | None) -> dict[str, Any]:
     from recalc import _at_rest
+    from revisions import export_revision
     from sqlalchemy import text
 
     from zdb.db import create_db_engine
@@ -202,7 +192,7 @@ def run(revision: str, scale: float, rounds: int, *, server: str, database: str,
     results: dict[str, list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         other = Path(scratch)
-        _export(revision, other)
+        export_revision(revision, other)
         sides: list[tuple[str, Path | None, dict[str, str]]] = [(revision, other, {}), ("this checkout", None, {})]
         if workers is not None:
             sides.append((f"this checkout, {workers} maintenance workers", None, {_WORKERS_VARIABLE: str(workers)}))

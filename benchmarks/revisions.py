@@ -122,27 +122,16 @@ def _late(scale: float, server: str) -> dict[str, Any]:
     # Imported here, in the measuring process: the side's own ``zdb`` (``PYTHONPATH``).
     import pickle
 
-    import psycopg
+    from scratch_database import fresh_database
     from sqlalchemy import text
-    from sqlalchemy.engine import make_url
 
     from zdb.db import create_db_engine, unit_of_work
     from zdb.rating.kernel import compiled
     from zdb.recalculation.run import run_recalculation
     from zdb.tournaments.service import submit_tournaments
 
-    address = make_url(server)
-    with psycopg.connect(
-        host=address.host,
-        port=address.port or 5432,
-        user=address.username,
-        password=address.password,
-        dbname=address.database,
-        autocommit=True,
-    ) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{DATABASE}" TEMPLATE "{LATE_TEMPLATE}"')
-    engine = create_db_engine(address.set(database=DATABASE).render_as_string(hide_password=False))
+    url = fresh_database(server, DATABASE, template=LATE_TEMPLATE)
+    engine = create_db_engine(url)
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         connection.execute(text("VACUUM (ANALYZE)"))
         connection.execute(text("CHECKPOINT"))
@@ -173,7 +162,8 @@ def _measure(figure: str, scale: float, server: str, package: Path | None) -> di
     return result
 
 
-def _export(revision: str, folder: Path) -> None:
+def export_revision(revision: str, folder: Path) -> None:
+    """The package ``zdb`` as it is at ``revision``, written into ``folder``."""
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", "--format=tar", revision, "zdb"], check=True, capture_output=True
     ).stdout
@@ -186,7 +176,7 @@ def _export(revision: str, folder: Path) -> None:
 def run(revision: str, figure: str, scale: float, rounds: int, server: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as scratch:
         other = Path(scratch)
-        _export(revision, other)
+        export_revision(revision, other)
         if figure == "late":
             late_file = other / "late.pickle"
             os.environ[_LATE_FILE] = str(late_file)

@@ -8,8 +8,9 @@ from sqlalchemy.engine import make_url
 __all__ = ["fresh_database"]
 
 
-def fresh_database(server: str, name: str) -> str:
-    """Drop and create database ``name`` on ``server`` (a SQLAlchemy URL); its URL."""
+def fresh_database(server: str, name: str, *, template: str | None = None) -> str:
+    """Drop and create database ``name`` on ``server`` (a SQLAlchemy URL), empty or as a copy of
+    ``template``; its URL."""
     url = make_url(server)
     with psycopg.connect(
         host=url.host,
@@ -20,5 +21,5 @@ def fresh_database(server: str, name: str) -> str:
         autocommit=True,
     ) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
+        admin.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     return url.set(database=name).render_as_string(hide_password=False)
