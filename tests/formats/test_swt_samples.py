@@ -72,7 +72,10 @@ def _same(mine: object, theirs: object) -> bool:
     return mine == (theirs.rstrip() if isinstance(theirs, str) else theirs)
 
 
-@pytest.fixture(scope="module", params=NAMES)
+# Read anew for every test (a read of a few kilobytes): a reading shared by the module would
+# run inside the first test only, and `make mutation` runs against a changed function only the
+# tests that call it.
+@pytest.fixture(params=NAMES)
 def sample(request: pytest.FixtureRequest) -> tuple[SwtFile, dict[str, Any], bytes]:
     data, expected = _sample(request.param)
     return read_swt(data), expected, data
