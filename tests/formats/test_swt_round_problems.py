@@ -1,0 +1,60 @@
+"""What the SWT reader tells about ids and round records that do not fit together, each problem
+whole (severity, record, Swiss-Chess field, text): a player id that is 0 or used twice (field
+2021 "TNr.-ID"), an adjourned game, an opponent that does not exist or is paired with someone else,
+and every later record still checked after one of them or after a bye."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tests.formats.swt_files import Round, build, two_rounds
+from zdb.formats.swt import read_swt_document
+from zdb.formats.trf import Severity
+
+ERROR, WARNING = Severity.ERROR, Severity.WARNING
+
+
+def _problems(t: object) -> list[tuple[Severity, str | None, str | None, str]]:
+    document = read_swt_document(build(t))  # type: ignore[arg-type]
+    return [(p.severity, p.record, p.field, p.message) for p in document.problems]
+
+
+def test_a_player_id_used_twice_or_zero_is_an_error_and_the_later_players_are_read() -> None:
+    t = two_rounds(883)
+    t.players[1] = replace(t.players[1], id=1)  # Dieter's record claims Anna's id
+    t.players[2] = replace(t.players[2], id=0)
+    # Anna's opponents 2 and 4, Jörg's 4 and 2: 2 and 3 are gone, 4 is still read
+    assert _problems(t) == [
+        (ERROR, "player record 2", "TNr.-ID", "the player id 1 is not a positive number used once"),
+        (ERROR, "player record 3", "TNr.-ID", "the player id 0 is not a positive number used once"),
+        (ERROR, "player 1", "round 1", "opponent 2 does not exist"),
+        (ERROR, "player 4", "round 1", "opponent 3 does not exist"),
+    ]
+
+
+def test_adjourned_games_and_pairings_that_do_not_fit_are_each_named() -> None:
+    t = two_rounds(883)
+    t.games[(0, 1)] = Round(1, 2, 0, 5)  # Anna-Dieter adjourned
+    t.games[(1, 1)] = Round(2, 1, 0, 5)
+    t.games[(3, 2)] = Round(1, 9, 1)  # Eva against a player 9 that does not exist
+    t.games[(2, 2)] = Round(2, 4, 1)  # Jörg against Eva, who does not name him
+    assert _problems(t) == [
+        (WARNING, "player 1", "round 1", "the game is adjourned: it has no result"),
+        (WARNING, "player 1", "round 1", "the game has no result"),
+        (ERROR, "player 1", "round 2", "opponent 4 is not paired with this player in that round"),
+        (WARNING, "player 2", "round 1", "the game is adjourned: it has no result"),
+        (ERROR, "player 2", "round 2", "opponent 3 is not paired with this player in that round"),
+        (ERROR, "player 3", "round 2", "opponent 4 is not paired with this player in that round"),
+        (ERROR, "player 4", "round 2", "opponent 9 does not exist"),
+    ]
+
+
+def test_the_records_after_a_bye_are_checked() -> None:
+    t = two_rounds(883)
+    t.games[(0, 1)] = Round(3, 0, 3)  # Anna: "spielfrei" in round 1, the first record checked
+    t.games[(1, 1)] = Round(3, 0, 3)
+    t.games[(3, 2)] = Round(1, 9, 1)
+    assert _problems(t) == [
+        (ERROR, "player 1", "round 2", "opponent 4 is not paired with this player in that round"),
+        (ERROR, "player 4", "round 2", "opponent 9 does not exist"),
+    ]
