@@ -58,3 +58,12 @@ def test_the_records_after_a_bye_are_checked() -> None:
         (ERROR, "player 1", "round 2", "opponent 4 is not paired with this player in that round"),
         (ERROR, "player 4", "round 2", "opponent 9 does not exist"),
     ]
+
+
+def test_both_players_white_is_an_error_and_two_records_without_a_colour_are_not() -> None:
+    t = two_rounds(883)
+    t.games[(0, 1)] = Round(1, 2, 3)  # Anna and Dieter both white
+    t.games[(1, 1)] = Round(1, 1, 1)
+    t.games[(2, 1)] = Round(0, 4, 3)  # Jörg and Eva: no colour in either record (4000 value 0)
+    t.games[(3, 1)] = Round(0, 3, 1)
+    assert _problems(t) == [(ERROR, "player 1", "round 1", "both players of the game have the same colour")]
