@@ -67,3 +67,10 @@ def test_both_players_white_is_an_error_and_two_records_without_a_colour_are_not
     t.games[(2, 1)] = Round(0, 4, 3)  # Jörg and Eva: no colour in either record (4000 value 0)
     t.games[(3, 1)] = Round(0, 3, 1)
     assert _problems(t) == [(ERROR, "player 1", "round 1", "both players of the game have the same colour")]
+
+
+def test_a_game_of_the_last_paired_round_with_one_result_missing_has_no_result() -> None:
+    t = two_rounds(883)  # two rounds, both paired (general field 3)
+    t.games[(1, 2)] = Round(1, 3, 0)  # Dieter-Jörg, round 2: Dieter's record without a result
+    t.games[(2, 2)] = Round(2, 2, 1)
+    assert _problems(t) == [(WARNING, "player 2", "round 2", "the game has no result")]
