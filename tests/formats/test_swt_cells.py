@@ -1,14 +1,15 @@
 """A round record marked "nicht eingesetzt" (3006 values 2 and 3, structure file
 700/3006-selection.csv) is no game; the periods of general fields 72-74 in the notation of the
 PGN standard's TimeControl tag (moves/seconds+increment, periods joined by ':'), or as written
-when one of them is not in Swiss-Chess's form."""
+when one of them is not in Swiss-Chess's form; a code byte the selection tables do not list read
+as 0, as a record without a colour or status is."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.formats.swt_files import Round, build, two_rounds
-from zdb.formats.swt import read_swt_document
+from tests.formats.swt_files import Round, build, fields, structure, two_rounds
+from zdb.formats.swt import read_swt, read_swt_document
 from zdb.formats.swt.convert import time_control
 from zdb.formats.trf import iter_games
 
@@ -36,3 +37,15 @@ def test_a_round_not_in_the_line_up_is_no_game(status: int) -> None:
 )
 def test_the_periods_in_pgn_notation_or_as_written(periods: tuple[str, ...], pgn: str | None) -> None:
     assert time_control(periods) == pgn
+
+
+def test_a_colour_or_status_byte_outside_the_code_tables_reads_as_zero() -> None:
+    # 700/4000-selection.csv and 700/3006-selection.csv list no byte 0x09
+    directory = "800"
+    at = structure(directory)["start:fixtures_players"]  # player record 1, round 1
+    data = bytearray(build(two_rounds(883)))
+    for number in (4000, 4005):
+        spec = fields("700", "individual-pairings")[number]
+        data[at + spec.start] = 0x09
+    first = read_swt(bytes(data)).pairings[0]
+    assert (first.player, first.round, first.opponent, first.colour, first.status) == (0, 1, 2, 0, 0)
