@@ -74,3 +74,15 @@ def test_a_game_of_the_last_paired_round_with_one_result_missing_has_no_result()
     t.games[(1, 2)] = Round(1, 3, 0)  # Dieter-Jörg, round 2: Dieter's record without a result
     t.games[(2, 2)] = Round(2, 2, 1)
     assert _problems(t) == [(WARNING, "player 2", "round 2", "the game has no result")]
+
+
+def test_results_that_are_no_game_are_an_error_and_both_losing_a_warning() -> None:
+    t = two_rounds(883)
+    t.games[(0, 1)] = Round(1, 2, 3)  # Anna and Dieter both won (4002 value 3)
+    t.games[(1, 1)] = Round(2, 1, 3)
+    t.games[(2, 1)] = Round(1, 4, 1)  # Jörg and Eva both lost: a game the arbiter scored so
+    t.games[(3, 1)] = Round(2, 3, 1)
+    assert _problems(t) == [
+        (ERROR, "player 1", "round 1", "the results 1 and 1 do not fit together"),
+        (WARNING, "player 3", "round 1", "the results 0 and 0 are not those of one game"),
+    ]
