@@ -86,3 +86,18 @@ def test_results_that_are_no_game_are_an_error_and_both_losing_a_warning() -> No
         (ERROR, "player 1", "round 1", "the results 1 and 1 do not fit together"),
         (WARNING, "player 3", "round 1", "the results 0 and 0 are not those of one game"),
     ]
+
+
+def test_an_implausible_birth_year_and_ratings_that_are_no_numbers_are_warnings() -> None:
+    t = two_rounds(883)
+    t.players[0] = replace(t.players[0], birth="18000101", elo="21x0", nwz="abc")
+    assert _problems(t) == [
+        (
+            WARNING,
+            "player 1",
+            "Geburtsdatum",
+            "birth date '1800/01/01' is not plausible: a birth year lies between 1850 and 2099",
+        ),
+        (WARNING, "player 1", "FIDE-Elo", "rating '21x0' is not a number; ignored"),
+        (WARNING, "player 1", "NWZ", "rating 'abc' is not a number; ignored"),
+    ]
