@@ -101,3 +101,9 @@ def test_an_implausible_birth_year_and_ratings_that_are_no_numbers_are_warnings(
         (WARNING, "player 1", "FIDE-Elo", "rating '21x0' is not a number; ignored"),
         (WARNING, "player 1", "NWZ", "rating 'abc' is not a number; ignored"),
     ]
+
+
+def test_a_player_without_a_name_is_warned_of_and_a_rating_of_zeros_is_no_rating() -> None:
+    t = two_rounds(883)
+    t.players[1] = replace(t.players[1], name="", elo="0000", nwz="0")  # Swiss-Chess's empty rating
+    assert _problems(t) == [(WARNING, "player 2", "Spielername", "the player has no name")]
