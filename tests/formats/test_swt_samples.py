@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.formats.swt_files import SAMPLES
+from tests.formats.swt_files import SAMPLES, fields, structure
 from zdb.formats.swt import SwtFile, read_swt, read_swt_document
 from zdb.formats.trf import iter_games
 from zdb.rating import ResultCode
@@ -228,3 +228,27 @@ def test_dates_of_the_individual_sample() -> None:
     day, month, year = (int(v) for v in expected["general"]["71"].split("."))
     assert document.end_date == date(year, month, day)
     assert len(document.round_dates) == expected["general"]["1"]
+
+
+def test_the_document_has_every_team_with_the_json_values() -> None:
+    data, expected = _sample("SwissTeam")
+    document = read_swt_document(data)
+    assert [(t.line, t.number, t.name, t.rank, t.source) for t in document.teams] == [
+        (0, t["1019"], t["1000"].rstrip(), t["1020"] or None, "SWT") for t in expected["teams"]
+    ]
+
+
+def test_a_team_without_its_number_is_numbered_by_its_place_in_the_file() -> None:
+    data, expected = _sample("SwissTeam")
+    general, shape = expected["general"], structure("800")
+    players, teams, rounds = general["4"], general["80"], general["1"]
+    teams_start = (
+        shape["start:fixtures_players"]
+        + (players + teams) * rounds * shape["length:pairing"]
+        + players * shape["length:player"]
+    )
+    second = teams_start + shape["length:team"] + fields("700", "team")[1019].start
+    changed = bytearray(data)
+    changed[second] = 0  # the second team record's Mannschaftsnummer (1019)
+    numbers = [t.number for t in read_swt_document(bytes(changed)).teams]
+    assert numbers[:3] == [expected["teams"][0]["1019"], 2, expected["teams"][2]["1019"]]
