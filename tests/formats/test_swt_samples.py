@@ -252,3 +252,27 @@ def test_a_team_without_its_number_is_numbered_by_its_place_in_the_file() -> Non
     changed[second] = 0  # the second team record's Mannschaftsnummer (1019)
     numbers = [t.number for t in read_swt_document(bytes(changed)).teams]
     assert numbers[:3] == [expected["teams"][0]["1019"], 2, expected["teams"][2]["1019"]]
+
+
+def _first_team_round(changes: dict[int, int]) -> list[tuple[int, int, int, int]]:
+    """The team sample's first team's round-1 record (team-pairings.csv) with the bytes changed:
+    field number -> byte; (place, opponent, status, result) of what is read there."""
+    data, expected = _sample("SwissTeam")
+    general, shape = expected["general"], structure("800")
+    at = shape["start:fixtures_players"] + general["4"] * general["1"] * shape["length:pairing"]
+    changed = bytearray(data)
+    for number, value in changes.items():
+        spec = fields("700", "team-pairings")[number]
+        changed[at + spec.start : at + spec.start + spec.length] = bytes([value]) * spec.length
+    found = read_swt(bytes(changed)).team_pairings
+    return [(p.place, p.opponent, p.status, p.result) for p in found if (p.team, p.round) == (0, 1)]
+
+
+def test_a_team_round_record_read_by_the_selection_tables() -> None:
+    ((place, opponent, status, result),) = _first_team_round({})
+    assert opponent != 0 and place != 0
+    # bytes 3001-selection.csv and 3006-selection.csv do not list read as 0, the record stays
+    assert _first_team_round({3001: 0x09, 3006: 0x09}) == [(0, opponent, 0, result)]
+    assert _first_team_round({3006: 0x02}) == [(place, opponent, 1, result)]  # 02: kampflos (1)
+    assert _first_team_round({3002: 0x00}) == [(place, 0, status, result)]  # a place, no opponent
+    assert _first_team_round({3001: 0x00, 3002: 0x00}) == []  # neither: not paired that round
