@@ -49,3 +49,23 @@ def test_a_colour_or_status_byte_outside_the_code_tables_reads_as_zero() -> None
         data[at + spec.start] = 0x09
     first = read_swt(bytes(data)).pairings[0]
     assert (first.player, first.round, first.opponent, first.colour, first.status) == (0, 1, 2, 0, 0)
+
+
+def test_the_cells_of_byes_and_adjourned_games_as_a_trf_line_has_them() -> None:
+    t = two_rounds(883)
+    t.games[(0, 1)] = Round(1, 2, 0, 5)  # Anna-Dieter adjourned: colours, no result
+    t.games[(1, 1)] = Round(2, 1, 0, 5)
+    t.games[(1, 2)] = Round(3, 0, 3)  # Dieter "spielfrei" with a point: TRF "0000 - U"
+    t.games[(2, 2)] = Round(4, 0, 2)  # Jörg "spielfrei" with half a point: "0000 - H"
+    document = read_swt_document(build(t))
+    cells = {(p.start_no, c.round): (c.opponent, c.colour, c.result) for p in document.players for c in p.cells}
+    assert cells == {
+        (1, 1): (2, "w", None),
+        (2, 1): (1, "b", None),
+        (3, 1): (4, "w", "="),
+        (4, 1): (3, "b", "="),
+        (1, 2): (4, "b", "1"),
+        (2, 2): (None, "-", "U"),
+        (3, 2): (None, "-", "H"),
+        (4, 2): (1, "w", "0"),
+    }
