@@ -6,6 +6,8 @@ as 0, as a record without a colour or status is."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.formats.swt_files import Round, build, fields, structure, two_rounds
@@ -69,3 +71,15 @@ def test_the_cells_of_byes_and_adjourned_games_as_a_trf_line_has_them() -> None:
         (3, 2): (None, "-", "H"),
         (4, 2): (1, "w", "0"),
     }
+
+
+def test_fide_titles_in_capitals_another_title_as_written_and_one_cell_per_round() -> None:
+    t = two_rounds(883)
+    t.players[0] = replace(t.players[0], title="wgm")  # FIDE's titles, TRF columns 6-8
+    t.players[1] = replace(t.players[1], title="Dr")  # three bytes (2002)
+    del t.games[(2, 2)]  # Jörg not paired in round 2: an empty cell
+    document = read_swt_document(build(t))
+    assert [p.title for p in document.players] == ["WGM", "Dr", None, None]
+    assert [len(p.cells) for p in document.players] == [2, 2, 2, 2]
+    empty = document.players[2].cells[1]
+    assert (empty.round, empty.opponent, empty.colour, empty.result, empty.text) == (2, None, None, None, "")
