@@ -107,3 +107,36 @@ def test_a_player_without_a_name_is_warned_of_and_a_rating_of_zeros_is_no_rating
     t = two_rounds(883)
     t.players[1] = replace(t.players[1], name="", elo="0000", nwz="0")  # Swiss-Chess's empty rating
     assert _problems(t) == [(WARNING, "player 2", "Spielername", "the player has no name")]
+
+
+def test_the_ger_record_of_each_player_as_a_trf_line_has_it() -> None:
+    document = read_swt_document(build(two_rounds(883)))
+    found = [
+        [
+            (
+                n.line,
+                n.federation,
+                n.start_no,
+                n.national_id,
+                n.birth_text,
+                n.club_code,
+                n.member_no,
+                n.person_no,
+                n.rating,
+            )
+            for n in p.national
+        ]
+        for p in document.players
+    ]
+    assert found == [
+        [(0, "GER", 1, "C0327-123", "1980/05/17", "C0327", "123", None, 2050)],
+        [(0, "GER", 2, "C0327-7", "1975", "C0327", "7", None, 1900)],
+        [(0, "GER", 3, "10012345", "1990/01/01", None, None, "10012345", 1700)],  # Jörg: only his PKZ and NWZ
+        [],  # Eva: no club, no PKZ, no NWZ
+    ]
+    assert [(p.line, p.birth_text, p.rank) for p in document.players] == [
+        (0, "1980/05/17", None),
+        (0, "1975", None),
+        (0, "1990/01/01", None),
+        (0, "", None),
+    ]

@@ -205,6 +205,7 @@ def test_the_document_has_every_player_with_the_json_values(name: str) -> None:
         assert player.rating == (int(theirs["2003"]) or None if theirs["2003"].strip() else None)
         assert player.fide_id == (int(theirs["2033"]) if theirs["2033"].strip() else None)
         assert player.birth_year == int(theirs["2008"][:4])
+        assert player.rank == (theirs["2022"] or None)
         assert player.sex == {"m": "m", "w": "w"}[theirs["2013"].lower()]
         (national,) = player.national
         assert (national.club_code, national.member_no, national.rating) == (
