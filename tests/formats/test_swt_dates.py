@@ -28,3 +28,14 @@ def test_a_date_in_neither_form_is_ignored_with_a_warning() -> None:
     assert document.start_date is None
     (problem,) = document.problems
     assert (problem.field, problem.message) == ("Datum Start", "'2026-9-18' is not a date (DD.MM.YYYY); ignored")
+
+
+def test_the_first_and_last_plausible_years_are_read_and_a_later_end_is_an_error() -> None:
+    document = read_swt_document(build(replace(two_rounds(800), start_date="01.01.1900", end_date="31.12.2099")))
+    assert (document.start_date, document.end_date) == (date(1900, 1, 1), date(2099, 12, 31))
+    assert document.problems == ()
+    document = read_swt_document(build(replace(two_rounds(800), end_date="01.01.2100")))
+    assert document.end_date is None
+    assert [(p.field, p.message) for p in document.errors] == [
+        ("Datum Ende", "'01.01.2100' is not a plausible date: a tournament's dates lie between 1900 and 2099")
+    ]

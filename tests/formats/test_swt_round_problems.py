@@ -6,6 +6,7 @@ and every later record still checked after one of them or after a bye."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 
 from tests.formats.swt_files import Round, build, two_rounds
 from zdb.formats.swt import read_swt_document
@@ -133,6 +134,12 @@ def test_the_ger_record_of_each_player_as_a_trf_line_has_it() -> None:
         [(0, "GER", 2, "C0327-7", "1975", "C0327", "7", None, 1900)],
         [(0, "GER", 3, "10012345", "1990/01/01", None, None, "10012345", 1700)],  # Jörg: only his PKZ and NWZ
         [],  # Eva: no club, no PKZ, no NWZ
+    ]
+    assert [[(n.sex, n.birth_year, n.birth_date) for n in p.national] for p in document.players] == [
+        [("w", 1980, date(1980, 5, 17))],
+        [("m", 1975, None)],
+        [("m", 1990, date(1990, 1, 1))],
+        [],
     ]
     assert [(p.line, p.birth_text, p.rank) for p in document.players] == [
         (0, "1980/05/17", None),
