@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.formats.swt_files import SAMPLES
+from tests.formats.swt_files import SAMPLES, fields, structure
 from zdb.formats.swt import SwtFile, read_swt, read_swt_document
 from zdb.formats.trf import iter_games
 from zdb.rating import ResultCode
@@ -72,7 +72,10 @@ def _same(mine: object, theirs: object) -> bool:
     return mine == (theirs.rstrip() if isinstance(theirs, str) else theirs)
 
 
-@pytest.fixture(scope="module", params=NAMES)
+# Read anew for every test (a read of a few kilobytes): a reading shared by the module would
+# run inside the first test only, and `make mutation` runs against a changed function only the
+# tests that call it.
+@pytest.fixture(params=NAMES)
 def sample(request: pytest.FixtureRequest) -> tuple[SwtFile, dict[str, Any], bytes]:
     data, expected = _sample(request.param)
     return read_swt(data), expected, data
@@ -202,6 +205,7 @@ def test_the_document_has_every_player_with_the_json_values(name: str) -> None:
         assert player.rating == (int(theirs["2003"]) or None if theirs["2003"].strip() else None)
         assert player.fide_id == (int(theirs["2033"]) if theirs["2033"].strip() else None)
         assert player.birth_year == int(theirs["2008"][:4])
+        assert player.rank == (theirs["2022"] or None)
         assert player.sex == {"m": "m", "w": "w"}[theirs["2013"].lower()]
         (national,) = player.national
         assert (national.club_code, national.member_no, national.rating) == (
@@ -225,3 +229,51 @@ def test_dates_of_the_individual_sample() -> None:
     day, month, year = (int(v) for v in expected["general"]["71"].split("."))
     assert document.end_date == date(year, month, day)
     assert len(document.round_dates) == expected["general"]["1"]
+
+
+def test_the_document_has_every_team_with_the_json_values() -> None:
+    data, expected = _sample("SwissTeam")
+    document = read_swt_document(data)
+    assert [(t.line, t.number, t.name, t.rank, t.source) for t in document.teams] == [
+        (0, t["1019"], t["1000"].rstrip(), t["1020"] or None, "SWT") for t in expected["teams"]
+    ]
+
+
+def test_a_team_without_its_number_is_numbered_by_its_place_in_the_file() -> None:
+    data, expected = _sample("SwissTeam")
+    general, shape = expected["general"], structure("800")
+    players, teams, rounds = general["4"], general["80"], general["1"]
+    teams_start = (
+        shape["start:fixtures_players"]
+        + (players + teams) * rounds * shape["length:pairing"]
+        + players * shape["length:player"]
+    )
+    second = teams_start + shape["length:team"] + fields("700", "team")[1019].start
+    changed = bytearray(data)
+    changed[second] = 0  # the second team record's Mannschaftsnummer (1019)
+    numbers = [t.number for t in read_swt_document(bytes(changed)).teams]
+    assert numbers[:3] == [expected["teams"][0]["1019"], 2, expected["teams"][2]["1019"]]
+
+
+def _first_team_round(changes: dict[int, int]) -> list[tuple[int, int, int, int]]:
+    """The team sample's first team's round-1 record (team-pairings.csv) with the bytes changed:
+    field number -> byte; (place, opponent, status, result) of what is read there."""
+    data, expected = _sample("SwissTeam")
+    general, shape = expected["general"], structure("800")
+    at = shape["start:fixtures_players"] + general["4"] * general["1"] * shape["length:pairing"]
+    changed = bytearray(data)
+    for number, value in changes.items():
+        spec = fields("700", "team-pairings")[number]
+        changed[at + spec.start : at + spec.start + spec.length] = bytes([value]) * spec.length
+    found = read_swt(bytes(changed)).team_pairings
+    return [(p.place, p.opponent, p.status, p.result) for p in found if (p.team, p.round) == (0, 1)]
+
+
+def test_a_team_round_record_read_by_the_selection_tables() -> None:
+    ((place, opponent, status, result),) = _first_team_round({})
+    assert opponent != 0 and place != 0
+    # bytes 3001-selection.csv and 3006-selection.csv do not list read as 0, the record stays
+    assert _first_team_round({3001: 0x09, 3006: 0x09}) == [(0, opponent, 0, result)]
+    assert _first_team_round({3006: 0x02}) == [(place, opponent, 1, result)]  # 02: kampflos (1)
+    assert _first_team_round({3002: 0x00}) == [(place, 0, status, result)]  # a place, no opponent
+    assert _first_team_round({3001: 0x00, 3002: 0x00}) == []  # neither: not paired that round
