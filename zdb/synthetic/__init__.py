@@ -13,11 +13,14 @@ engine benchmark, the database loader and the database benchmark all work on the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date, timedelta
+from itertools import chain
 from random import Random
 
 from zdb.synthetic.clubs import REGIONS, build_clubs
-from zdb.synthetic.events import Scene, Sheet, World, acronym, release, submit
+from zdb.synthetic.events import ArrivalKey, Draft, Scene, Sheet, World, acronym, arrivals, release, submit_in_order
 from zdb.synthetic.individual import FORFEITS, STANDARD, club_championships, open_dates, opens, play_swiss, youth_events
 from zdb.synthetic.model import (
     FIRST_PID,
@@ -40,6 +43,7 @@ __all__ = [
     "END",
     "FIRST_PID",
     "START",
+    "ArrivalKey",
     "Club",
     "Federation",
     "FederationLevel",
@@ -51,8 +55,11 @@ __all__ = [
     "Team",
     "TournamentKind",
     "Truth",
+    "drafted",
     "generate",
     "late_open",
+    "release",
+    "submit_in_order",
 ]
 
 #: the time line: tournaments end on or after START and on or before END
@@ -62,6 +69,17 @@ END = date(2026, 11, 30)
 
 def generate(seed: int = 1, scale: float = 1.0) -> SyntheticFederation:
     """The synthetic federation for ``seed`` at ``scale`` (1.0: ~100,000 players, ~5 M games)."""
+    register, arriving = drafted(seed, scale)
+    return replace(register, tournaments=submit_in_order(arriving))
+
+
+def drafted(seed: int = 1, scale: float = 1.0) -> tuple[SyntheticFederation, Iterator[tuple[ArrivalKey, Draft]]]:
+    """``generate``'s federation without its tournaments, and its tournaments' drafts, each with
+    its key in the submission order, drawn one at a time as the caller asks for them: at scale
+    10 (a million players, ~52 M games) the tournaments do not fit into memory at once, and a
+    caller streams them (``release`` gives a draft its id: its place among the sorted keys).
+    The drafts are the same as ``generate``'s, in the same order: each kind of event draws from
+    a random stream of its own, and the kinds are drawn one after the other as before."""
     if not 0.0 < scale <= 10.0:
         raise ValueError(f"scale must be in (0, 10], not {scale}")
     federations, clubs = build_clubs(Random(f"{seed}:clubs"), scale)
@@ -75,14 +93,13 @@ def generate(seed: int = 1, scale: float = 1.0) -> SyntheticFederation:
         end=END,
     )
     # one random stream per kind of event: a change to one kind leaves the others as they were
-    drafts = [
-        *team_seasons(scene, Random(f"{seed}:teams")),
-        *club_championships(scene, Random(f"{seed}:championships")),
-        *opens(scene, Random(f"{seed}:opens")),
-        *youth_events(scene, Random(f"{seed}:youth")),
-    ]
-    tournaments = submit(drafts, Random(f"{seed}:submissions"), START, END)
-    return SyntheticFederation(
+    drafts = chain(
+        team_seasons(scene, Random(f"{seed}:teams")),
+        club_championships(scene, Random(f"{seed}:championships")),
+        opens(scene, Random(f"{seed}:opens")),
+        youth_events(scene, Random(f"{seed}:youth")),
+    )
+    register = SyntheticFederation(
         seed=seed,
         scale=scale,
         start=START,
@@ -91,9 +108,10 @@ def generate(seed: int = 1, scale: float = 1.0) -> SyntheticFederation:
         clubs=clubs,
         players=players,
         initial_states=initial_states,
-        tournaments=tournaments,
+        tournaments=(),
         truth=truth,
     )
+    return register, arrivals(drafts, Random(f"{seed}:submissions"), START, END)
 
 
 def late_open(

@@ -8,7 +8,7 @@ recalculate the past (spec §2).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from random import Random
@@ -18,7 +18,19 @@ from zdb.synthetic.model import Club, Match, SyntheticTournament, Team, Tourname
 from zdb.synthetic.play import Outcome, Results
 from zdb.synthetic.players import Population
 
-__all__ = ["LATE_SHARE", "Draft", "Scene", "Sheet", "World", "acronym", "release", "submit", "weekday_on_or_after"]
+__all__ = [
+    "LATE_SHARE",
+    "ArrivalKey",
+    "Draft",
+    "Scene",
+    "Sheet",
+    "World",
+    "acronym",
+    "arrivals",
+    "release",
+    "submit_in_order",
+    "weekday_on_or_after",
+]
 
 #: share of tournaments submitted weeks or months after their end
 LATE_SHARE = 0.02
@@ -173,18 +185,28 @@ def weekday_on_or_after(day: date, weekday: int) -> date:
     return day + timedelta(days=(weekday - day.weekday()) % 7)
 
 
-def submit(drafts: Iterable[Draft], rng: Random, start: date, end: date) -> tuple[SyntheticTournament, ...]:
-    """The drafts ending within [start, end], in submission order, with ids given in that order
-    (an id is assigned at first submission, spec §2)."""
-    arriving = []
+#: a draft's place in the submission order: submitted, end date, acronym, the draft's sequence
+#: number (unique, so that two keys never tie)
+ArrivalKey = tuple[date, date, str, int]
+
+
+def arrivals(drafts: Iterable[Draft], rng: Random, start: date, end: date) -> Iterator[tuple[ArrivalKey, Draft]]:
+    """The drafts ending within [start, end], each with its key in the submission order, one
+    at a time as ``drafts`` yields them: a caller that cannot keep every draft (a federation of
+    a million players) sorts the keys and puts the drafts aside."""
     for sequence, draft in enumerate(drafts):
         end_date = draft.round_dates[-1]
         if not start <= end_date <= end:
             continue
         delay = rng.randint(*_LATE_DAYS) if rng.random() < LATE_SHARE else rng.randint(*_USUAL_DAYS)
-        arriving.append((end_date + timedelta(days=delay), end_date, draft.acronym, sequence, draft))
-    arriving.sort(key=lambda item: item[:4])
-    return tuple(release(draft, number, submitted) for number, (submitted, *_, draft) in enumerate(arriving, start=1))
+        yield (end_date + timedelta(days=delay), end_date, draft.acronym, sequence), draft
+
+
+def submit_in_order(arriving: Iterable[tuple[ArrivalKey, Draft]]) -> tuple[SyntheticTournament, ...]:
+    """The tournaments of ``arrivals``'s drafts in submission order, with ids given in that
+    order (an id is assigned at first submission, spec §2)."""
+    ordered = sorted(arriving, key=lambda item: item[0])
+    return tuple(release(draft, number, key[0]) for number, (key, draft) in enumerate(ordered, start=1))
 
 
 def release(draft: Draft, number: int, submitted: date) -> SyntheticTournament:

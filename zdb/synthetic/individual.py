@@ -9,7 +9,7 @@ age group; youth opens draw on the juniors' own habit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date, timedelta
 from math import exp, log
 from random import Random
@@ -115,10 +115,10 @@ def _draw(population: Population, rng: Random, pool: list[int], *, count: int, f
     pool += aside
 
 
-def club_championships(scene: Scene, rng: Random) -> list[Draft]:
-    """Round robins of 6-14 members, weekly or fortnightly over a season (or a calendar year)."""
+def club_championships(scene: Scene, rng: Random) -> Iterator[Draft]:
+    """Round robins of 6-14 members, weekly or fortnightly over a season (or a calendar year),
+    drawn as the caller asks for them."""
     population = scene.population
-    drafts = []
     for year in range(scene.start.year - 1, scene.end.year + 1):
         for c, club in enumerate(scene.clubs):
             if rng.random() >= CHAMPIONSHIP_SHARE:
@@ -152,20 +152,19 @@ def club_championships(scene: Scene, rng: Random) -> list[Draft]:
                 round_dates=dates,
             )
             if draft is not None:
-                drafts.append(draft)
-    return drafts
+                yield draft
 
 
 def _size(rng: Random, bounds: tuple[int, int], median: float) -> int:
     return min(bounds[1], max(bounds[0], round(rng.lognormvariate(log(median), 0.45))))
 
 
-def opens(scene: Scene, rng: Random) -> list[Draft]:
-    """Swiss opens of 50-300 players over 5, 7 or 9 rounds, as many as the players' habits fill."""
+def opens(scene: Scene, rng: Random) -> Iterator[Draft]:
+    """Swiss opens of 50-300 players over 5, 7 or 9 rounds, as many as the players' habits fill,
+    drawn as the caller asks for them."""
     population, regions = scene.population, scene.regions
     region_index = {char: k for k, (char, _) in enumerate(regions)}
     club_region = [region_index[club.region] for club in scene.clubs]
-    drafts = []
     for year in range(scene.start.year, scene.end.year + 1):
         first, last = date(year, 1, 1).toordinal(), date(year + 1, 1, 1).toordinal()
         pools: list[list[int]] = [[] for _ in regions]
@@ -214,17 +213,15 @@ def opens(scene: Scene, rng: Random) -> list[Draft]:
                 round_dates=dates,
             )
             if draft is not None:
-                drafts.append(draft)
-    return drafts
+                yield draft
 
 
-def youth_events(scene: Scene, rng: Random) -> list[Draft]:
-    """Regional youth championships per age group (Easter holidays) and youth opens."""
-    drafts = []
+def youth_events(scene: Scene, rng: Random) -> Iterator[Draft]:
+    """Regional youth championships per age group (Easter holidays) and youth opens, drawn as
+    the caller asks for them."""
     for year in range(scene.start.year, scene.end.year + 1):
-        drafts += _championships(scene, rng, year)
-        drafts += _youth_opens(scene, rng, year)
-    return drafts
+        yield from _championships(scene, rng, year)
+        yield from _youth_opens(scene, rng, year)
 
 
 def _championships(scene: Scene, rng: Random, year: int) -> list[Draft]:

@@ -9,6 +9,7 @@ fill stays empty and has no game.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from math import log2
@@ -40,9 +41,8 @@ class _Team:
     strength: float
 
 
-def team_seasons(scene: Scene, rng: Random) -> list[Draft]:
-    """Every league season ending within the time line."""
-    drafts = []
+def team_seasons(scene: Scene, rng: Random) -> Iterator[Draft]:
+    """Every league season ending within the time line, drawn as the caller asks for them."""
     for year in range(scene.start.year - 1, scene.end.year):
         by_region = _teams(scene, rng, year)
         leagues: list[tuple[str, str, list[_Team]]] = []
@@ -58,8 +58,7 @@ def team_seasons(scene: Scene, rng: Random) -> list[Draft]:
         for name, organiser, teams in leagues:
             draft = _season(scene, rng, year=year, name=name, organiser=organiser, teams=teams)
             if draft is not None and scene.within(draft.round_dates[-1]):
-                drafts.append(draft)
-    return drafts
+                yield draft
 
 
 def _teams(scene: Scene, rng: Random, year: int) -> dict[str, list[_Team]]:
