@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from scratch_database import fresh_database  # beside this script
+from spooled_federation import late_open_view, spooled  # beside this script
 from sqlalchemy import text
 
 from zdb.db import create_db_engine, unit_of_work
@@ -104,29 +105,56 @@ def _raw_floor(engine: object, rows_to_write: int) -> tuple[float, int]:
     return time.perf_counter() - started, read
 
 
-def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[str, float | int]:
+def run(
+    scale: float,
+    seed: int,
+    server: str,
+    database: str = DATABASE,
+    *,
+    stream: bool | None = None,
+    array_path: bool = True,
+) -> dict[str, float | int]:
+    """The figures of one run. ``stream`` (default: above scale 1) draws the federation's
+    tournaments onto disk and loads them from there (``spooled_federation``), never all in
+    memory; the time spent reading them back is reported apart and not counted in the load.
+    ``array_path=False`` leaves out the last section, the recalculation without the kernel."""
     url = fresh_database(server, database)
     upgrade(url)
     engine = create_db_engine(url)
-    began = time.perf_counter()
-    world = generate(seed=seed, scale=scale)
-    generated = time.perf_counter() - began
-    began = time.perf_counter()
-    with unit_of_work(engine) as session:
-        load_register(session, world)
-        games = load_tournaments(session, world)
-    loaded = time.perf_counter() - began
-    players, tournaments = len(world.players), len(world.tournaments)
     with tempfile.TemporaryDirectory() as scratch:
+        began = time.perf_counter()
+        world = (
+            spooled(seed, scale, Path(scratch)) if (scale > 1 if stream is None else stream) else generate(seed, scale)
+        )
+        generated = time.perf_counter() - began
+        began = time.perf_counter()
+        with unit_of_work(engine) as session:
+            load_register(session, world)
+            games = load_tournaments(session, world)
+        spool_read = getattr(world.tournaments, "read_s", 0.0)
+        loaded = time.perf_counter() - began - spool_read
+        players, tournaments = len(world.players), len(world.tournaments)
         late_file = Path(scratch) / "late.pickle"
-        late_file.write_bytes(pickle.dumps(submission_of(late_open(world), organiser_prefixes(world))))
+        late_file.write_bytes(pickle.dumps(submission_of(late_open(late_open_view(world)), organiser_prefixes(world))))
         del world
         _at_rest(engine)
         recalculated = _in_fresh_process("full", url, str(late_file))
     _at_rest(engine)
     floor = _in_fresh_process("floor", url, str(recalculated["evaluation_rows"]))
-    _at_rest(engine)
-    array_path = _in_fresh_process("full-array-path", url, "", {"ZDB_COMPILED_KERNEL": "off"})
+    without_kernel: dict[str, Any] = {}
+    if array_path:
+        _at_rest(engine)
+        array = _in_fresh_process("full-array-path", url, "", {"ZDB_COMPILED_KERNEL": "off"})
+        without_kernel = {
+            "array_path_full_recalculation_s": round(array["full_s"], 2),
+            "array_path_full_recalculation_client_cpu_s": round(array["full_cpu_s"], 2),
+            "array_path_peak_memory_mb": array["peak_mb"],
+            "array_path_over_kernel": round(array["full_s"] / recalculated["full_s"], 2),
+            "array_path_over_kernel_client_cpu": round(array["full_cpu_s"] / recalculated["full_cpu_s"], 2),
+        }
+    with engine.connect() as connection:
+        size = connection.execute(text("SELECT pg_database_size(current_database())")).scalar_one()
+    engine.dispose()
     return {
         "scale": scale,
         "players": players,
@@ -136,6 +164,7 @@ def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[
         "evaluation_rows": recalculated["evaluation_rows"],
         "generate_s": round(generated, 2),
         "load_s": round(loaded, 2),
+        "load_spool_read_s": round(spool_read, 2),
         "full_recalculation_s": round(recalculated["full_s"], 2),
         "full_recalculation_client_cpu_s": round(recalculated["full_cpu_s"], 2),
         "raw_floor_s": round(floor["floor_s"], 2),
@@ -149,11 +178,8 @@ def run(scale: float, seed: int, server: str, database: str = DATABASE) -> dict[
         **{f"late_open_phase_{name}_s": round(value, 3) for name, value in recalculated["late_phases"].items()},
         "full_recalculation_peak_memory_mb": recalculated["full_peak_mb"],
         "with_late_open_peak_memory_mb": recalculated["peak_mb"],
-        "array_path_full_recalculation_s": round(array_path["full_s"], 2),
-        "array_path_full_recalculation_client_cpu_s": round(array_path["full_cpu_s"], 2),
-        "array_path_peak_memory_mb": array_path["peak_mb"],
-        "array_path_over_kernel": round(array_path["full_s"] / recalculated["full_s"], 2),
-        "array_path_over_kernel_client_cpu": round(array_path["full_cpu_s"] / recalculated["full_cpu_s"], 2),
+        **without_kernel,
+        "database_size_mb": round(size / 2**20),
     }
 
 
@@ -305,13 +331,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--server", default="postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--database", default=DATABASE, help="scratch database to drop and create")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--stream",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw the tournaments onto disk and load them from there (default: above scale 1)",
+    )
+    parser.add_argument(
+        "--array-path",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also recalculate without the compiled kernel (the last section)",
+    )
     parser.add_argument("--section", nargs=2, metavar=("NAME", "ARGUMENT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.section:  # one timed section, in a process of its own (``_in_fresh_process``)
         name, argument = args.section
         print(json.dumps(_SECTIONS[name](os.environ[_URL_VARIABLE], argument)))
         return 0
-    figures = run(args.scale, args.seed, args.server, args.database)
+    figures = run(args.scale, args.seed, args.server, args.database, stream=args.stream, array_path=args.array_path)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
