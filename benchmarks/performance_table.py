@@ -174,7 +174,7 @@ def render(runs: Sequence[Mapping[str, Any]]) -> str:
         "Each figure stands beside its floor measured in the same run; compare the ratios, which vary",
         "less than the times on a machine that others share.",
         "",
-        "| scale | figure | measured | floor | measured ÷ floor | target | met |",
+        "| scale | figure | measured | floor | time ÷ floor's time | target | met |",
         "|---|---|---|---|---|---|---|",
     ]
     notes = []

@@ -1,7 +1,7 @@
 """Database recalculation benchmark on the synthetic federation in PostgreSQL.
 
     python benchmarks/recalc.py [--scale 1.0] [--seed 1] [--server postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
-                                [--database zdb_bench]
+                                [--database zdb_bench] [--[no-]stream] [--no-array-path] [--json]
 
 Creates a fresh database (``zdb_bench`` unless told otherwise) on the server, loads the synthetic federation
 (``zdb.synthetic``, the engine benchmark's world) and reports in one run:
@@ -22,7 +22,14 @@ Creates a fresh database (``zdb_bench`` unless told otherwise) on the server, lo
   (``zdb.recalculation.windows``);
 - the full recalculation once more with the compiled kernel switched off
   (``ZDB_COMPILED_KERNEL=off``, the array path), its ratio to the kernel's, and the peak memory
-  of its process. It runs last, on the time line with the late open (one tournament more).
+  of its process. It runs last, on the time line with the late open (one tournament more);
+  ``--no-array-path`` leaves it out;
+- the database's size at the end.
+
+Above scale 1 (or with ``--stream``) the federation's tournaments are drawn onto disk and loaded
+from there (``spooled_federation``): at scale 10 (~52 M games) they would not fit into memory as
+the generator's tuples. The load's figure then leaves out the time spent reading them back
+(``load_spool_read_s``, reported beside it).
 
 The full recalculation and the floor each run in a fresh process of their own, on a database at
 rest (``_at_rest``), so that neither pays for what ran before it. Measured in the process that
