@@ -1,8 +1,8 @@
 """The figures of issue 39 in one run, each beside its floor, written as JSON and into README.
 
     python benchmarks/summary.py [--scale 1] [--seed 1] [--server postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
-                                 [--database zdb_bench] [--no-engine] [--recalc-figures FILE --recalc-command TEXT]
-                                 [--no-readme]
+                                 [--database zdb_bench] [--no-engine] [--no-readme]
+                                 [--recalc-figures FILE --recalc-command TEXT --recalc-date TEXT --recalc-load B A]
 
 Runs, one after the other, the benchmarks that measure issue 39's figures and keeps their own
 floors beside them: ``engine.py --json`` (the compiled pass against its compiled floor loop, the
@@ -15,7 +15,8 @@ of every scale's stored run to README, between the marker comments of ``performa
 
 Above scale 1 ``engine.py`` is left out (it keeps the whole time line in memory) and
 ``recalc.py`` streams the federation from disk. ``--recalc-figures`` takes ``recalc.py --json``'s
-output of a run made before (with the command that made it) instead of running it again.
+output of a run made before instead of running it again (a scale-10 run takes an hour), with the
+command that made it, when it began and the load averages before and after it.
 """
 
 from __future__ import annotations
@@ -57,18 +58,20 @@ def measure(args: argparse.Namespace, command: str) -> dict[str, Any]:
     before, began = _load_average(), time.time()
     engine = _engine(args.scale, args.seed) if args.engine else None
     commands = [command]
-    if args.recalc_figures:
+    if args.recalc_figures:  # a run made before: its own command, date and load average
         figures = dict(json.loads(Path(args.recalc_figures).read_text()))
-        commands.append(args.recalc_command or f"recalc.py figures from {args.recalc_figures}")
+        commands = [args.recalc_command or f"recalc.py figures from {args.recalc_figures}"]
+        date, before, after = args.recalc_date, args.recalc_load[0], args.recalc_load[1]
     else:
         figures = recalc.run(args.scale, args.seed, args.server, args.database, array_path=False)
+        date, after = datetime.fromtimestamp(began, UTC).strftime("%Y-%m-%d %H:%M UTC"), _load_average()
     return {
         "scale": args.scale,
         "seed": args.seed,
-        "date": datetime.fromtimestamp(began, UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": date,
         "minutes": round((time.time() - began) / 60, 1),
         "cores": os.cpu_count(),
-        "load_average": {"before": before, "after": _load_average()},
+        "load_average": {"before": before, "after": after},
         "commands": commands,
         "engine": engine,
         "recalc": figures,
@@ -100,12 +103,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--recalc-figures", help="recalc.py --json output of an earlier run, instead of running it")
     parser.add_argument("--recalc-command", help="the command that made --recalc-figures")
+    parser.add_argument("--recalc-date", help="when that run began (YYYY-MM-DD HH:MM UTC)")
+    parser.add_argument(
+        "--recalc-load",
+        nargs=2,
+        type=lambda text: [float(x) for x in text.split(",")],
+        metavar=("BEFORE", "AFTER"),
+        help="the load averages (1,5,15 min) before and after that run",
+    )
     parser.add_argument("--figures", type=Path, default=FIGURES, help="where each scale's figures are kept")
     parser.add_argument("--readme", type=Path, default=README)
     parser.add_argument("--no-readme", action="store_true", help="write the figures only")
     args = parser.parse_args(argv)
     if args.engine is None:
-        args.engine = args.scale <= 1
+        args.engine = args.scale <= 1 and not args.recalc_figures
+    if args.recalc_figures and not (args.recalc_command and args.recalc_date and args.recalc_load):
+        parser.error("--recalc-figures needs --recalc-command, --recalc-date and --recalc-load")
     command = shlex.join(["python", "benchmarks/summary.py", *(sys.argv[1:] if argv is None else argv)])
     run = measure(args, command)
     path = write(run, args.figures, None if args.no_readme else args.readme)
