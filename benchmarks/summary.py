@@ -69,7 +69,7 @@ def measure(args: argparse.Namespace, command: str) -> dict[str, Any]:
         "scale": args.scale,
         "seed": args.seed,
         "date": date,
-        "minutes": round((time.time() - began) / 60, 1),
+        "minutes": None if args.recalc_figures else round((time.time() - began) / 60, 1),
         "cores": os.cpu_count(),
         "load_average": {"before": before, "after": after},
         "commands": commands,
