@@ -407,3 +407,55 @@ def test_every_players_refusals_and_warnings_are_told_together(database_url: str
     outcome = _match(database_url, *twice, create=False, caller=Principal("referee", "D"))
     assert outcome.pkz == (pkz, pkz)
     assert [place for place, _ in _warned(outcome)] == ["players[0]", "players[1]"]
+
+
+def test_an_ambiguity_without_a_given_name_names_the_surname_alone(database_url: str) -> None:
+    # Two records "Einname" (one born 1985, one of unknown year) fit a file that gives no given name.
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        first, second = create_players(
+            session, [NewPlayer(surname="Einname", birth_year=1985), NewPlayer(surname="Einname")]
+        )
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Einname", birth_year=1985))
+    assert _said(outcome) == [
+        (
+            "players[0]",
+            f"ambiguous: 2 players fit 'Einname'; name one by pkz: candidates {first} Einname (1985); "
+            f"{second} Einname (born ?)",
+        )
+    ]
+
+
+def test_newcomers_sharing_a_club_but_no_membership_number_of_it_are_all_created(database_url: str) -> None:
+    """Only a membership number of the newcomer's own club is one; two newcomers giving the club
+    without a number, or a number of another club, do not hold the same number of it."""
+    _federation(database_url)
+    queries = [
+        PlayerQuery(f"players[{k}]", surname=name, birth_year=1990, **given)  # type: ignore[arg-type]
+        for k, (name, given) in enumerate(
+            (
+                ("Ohnenummer", {"club": "C0327", "club_code": "C0327"}),
+                ("Auchohne", {"club": "C0327", "club_code": "C0327"}),
+                ("Fremdnummer", {"club": "C0327", "club_code": "D0101", "member_no": 5}),
+                ("Auchfremd", {"club": "C0327", "club_code": "D0101", "member_no": 5}),
+            )
+        )
+    ]
+    outcome = _match(database_url, *queries)
+    assert outcome.problems == () and outcome.created == (True, True, True, True)
+    assert len(set(outcome.pkz)) == 4
+    # The number of another club is not the newcomer's number in his own.
+    assert _memberships(database_url, outcome.pkz[2]) == [("C0327", None, JOINED)]
+
+
+def test_a_near_name_warning_is_told_beside_the_warnings_before_it(database_url: str) -> None:
+    survivor = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
+        session.flush()
+        session.get_one(Player, gone).merged_into = survivor
+    merged = PlayerQuery("players[0]", pkz=gone)
+    near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    outcome = _match(database_url, merged, near, create=False)
+    assert outcome.pkz == (survivor, None) and outcome.problems == ()
+    assert [place for place, _ in _warned(outcome)] == ["players[0].pkz", "players[1]"]
