@@ -450,7 +450,8 @@ def test_newcomers_sharing_a_club_but_no_membership_number_of_it_are_all_created
     assert outcome.problems == () and outcome.created == (True, True, True, True)
     assert len(set(outcome.pkz)) == 4
     # The number of another club is not the newcomer's number in his own.
-    assert _memberships(database_url, outcome.pkz[2]) == [("C0327", None, JOINED)]
+    foreign = outcome.pkz[2]
+    assert foreign is not None and _memberships(database_url, foreign) == [("C0327", None, JOINED)]
 
 
 def test_a_near_name_warning_is_told_beside_the_warnings_before_it(database_url: str) -> None:
