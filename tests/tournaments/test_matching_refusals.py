@@ -18,6 +18,7 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.common.names import fold_name
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
 from zdb.locks import PERSON_NUMBERS, hold
@@ -559,3 +560,25 @@ def test_a_newcomer_made_ambiguous_meanwhile_by_another_submission_is_refused(po
     assert _said(outcome) == [("players[1]", ambiguous)]
     assert _warned(outcome) == [("players[0].pkz", warning)]
     assert _persons(postgres_url) == 4  # nobody created by the matching
+
+
+def test_candidates_are_listed_by_person_number_after_a_record_was_corrected(database_url: str) -> None:
+    """A record corrected after a later one was written: PostgreSQL keeps the corrected row (and
+    its index entry) after the later one, so only the statement's order lists them by number."""
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        misspelt, later = create_players(
+            session,
+            [NewPlayer(surname="Bekant", given_name="Carla", birth_year=1975), NewPlayer("Bekannt", "Carla")],
+        )
+        session.flush()
+        corrected = session.get_one(Player, misspelt)
+        corrected.surname, corrected.search_name = "Bekannt", fold_name("Carla Bekannt")
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Bekannt", given_name="Carla", birth_year=1975))
+    assert _said(outcome) == [
+        (
+            "players[0]",
+            "ambiguous: 2 players fit 'Carla Bekannt'; name one by pkz: candidates "
+            f"{misspelt} Carla Bekannt (1975); {later} Carla Bekannt (born ?)",
+        )
+    ]
