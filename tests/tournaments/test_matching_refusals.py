@@ -4,7 +4,9 @@ newcomer proposed or created, and the refusals of a newcomer with their texts an
 club that does not exist, a club outside the caller's scope, a birth year outside the records'
 range (from 1850, the check of ``players.birth_year``, to the current year: the module's rule;
 the rating rules say nothing of it), one membership number given to two newcomers. On both
-databases. Fast enough to run against every mutant of ``zdb/players/matching.py``."""
+databases; on PostgreSQL also the second look under the lock on person numbers, when another
+submission created the newcomer while the matching waited for it. Fast enough to run against
+every mutant of ``zdb/players/matching.py``."""
 
 from __future__ import annotations
 
