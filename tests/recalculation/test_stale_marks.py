@@ -1,6 +1,8 @@
 """The stale mark of a tournament (a participant's birth year learned after it was evaluated,
 ``zdb.tournaments.person_facts``) is cleared by the run that read it, and only by that: a mark
-made after the run read the generation stays for the next run. On both databases."""
+made after the run read the generation stays for the next run. Beside it, the other marks a
+run leaves: the version it evaluated (a tournament corrected or withdrawn during the run stays
+pending), and its duration. On both databases."""
 
 from __future__ import annotations
 
