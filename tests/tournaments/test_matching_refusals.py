@@ -584,3 +584,20 @@ def test_candidates_are_listed_by_person_number_after_a_record_was_corrected(dat
             f"{misspelt} Carla Bekannt (1975); {later} Carla Bekannt (born ?)",
         )
     ]
+
+
+def test_a_file_whose_newcomer_is_created_keeps_its_warnings(database_url: str) -> None:
+    # The warnings of the file (a merged person number, a newcomer near a record) are told also
+    # when the newcomer is created, and a warning is never a refusal.
+    survivor = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
+        session.flush()
+        session.get_one(Player, gone).merged_into = survivor
+    merged = PlayerQuery("players[0]", pkz=gone)
+    near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    outcome = _match(database_url, merged, near)
+    (_, new) = outcome.pkz
+    assert new is not None and outcome.pkz[0] == survivor and outcome.created == (False, True)
+    assert outcome.problems == ()
+    assert [place for place, _ in _warned(outcome)] == ["players[0].pkz", "players[1]"]
