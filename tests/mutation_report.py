@@ -26,6 +26,7 @@ AREAS: dict[str, tuple[str, ...]] = {
         "zdb.recalculation.recalculate.x__mark_evaluated__",
         "zdb.recalculation.recalculate.x__finish__",
         "zdb.recalculation.recalculate.x_recalculate__",
+        "zdb.recalculation.recalculate.x_milliseconds_between__",
     ),
     "recalculation: the rest of the run": ("zdb.recalculation.",),
     "matching": ("zdb.players.matching.",),

@@ -1,7 +1,8 @@
 """Rounded performances at the edges of the lattice search: a root within a millionth of a
 point of a tie (x.5), on either side, which the search must leave to the exact route (it may
 answer only where W lies clearly between two lattice sums); a performance beyond the table's
-4000 points; 64 games, beyond its table of Φ⁻¹. Each found by a change to the search (a
+4000 points above an opponent, and one 4000 below; one just above 4000 in bulk; 64 games,
+beyond its table of Φ⁻¹. Each found by a change to the search (a
 mutant, docs/mutation.md) that every other test let pass.
 
 The expected values come from spec §4 and §5 alone: the root is found here by bisection on
@@ -74,3 +75,32 @@ def test_a_performance_over_64_games_in_bulk() -> None:
         np.array([0]),
     )
     assert found.tolist() == [1500]
+
+
+# 1,000 games against 1000 and one against 5000, 500 points: P(R − 5000) is 0 to the last bit
+# near R = 1000, so the root is 1000 (P(0) = ½), 4000 below the strongest opponent. The search
+# comes down to 1000 from its start a few points above and must leave that place, where
+# m − ½ − 5000 lies beyond the table, to the exact route: reading the table past its low end
+# would count the game against 5000 as won there.
+def test_a_performance_4000_below_an_opponent_is_not_read_past_the_table() -> None:
+    opponents = [1000] * 1000 + [5000]
+    assert _root(opponents, 500.0) == pytest.approx(1000, abs=1e-6)
+    assert rounded_performance(opponents, 500.0) == 1000
+
+
+# One opponent of 4001 (or two, or five) and half the points: the root is 4001 (P(0) = ½). The
+# bulk search's window around its estimate must read P at m − r; read at m + r − 8000 it
+# crosses ½ two points lower, at 8000 − 4001 = 3999, inside the window.
+@pytest.mark.parametrize("count", [1, 2, 5])
+def test_a_performance_just_above_4000_in_bulk(count: int) -> None:
+    opponents = [4001] * count
+    points = count / 2
+    assert _root(opponents, points) == pytest.approx(4001, abs=1e-6)
+    found = rounded_performances(
+        np.zeros(count, dtype=np.int64),
+        np.array(opponents, dtype=np.int64),
+        np.array([points]),
+        np.array([count], dtype=np.int64),
+        np.array([0]),
+    )
+    assert found.tolist() == [4001]

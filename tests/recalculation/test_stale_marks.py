@@ -1,6 +1,8 @@
 """The stale mark of a tournament (a participant's birth year learned after it was evaluated,
 ``zdb.tournaments.person_facts``) is cleared by the run that read it, and only by that: a mark
-made after the run read the generation stays for the next run. On both databases."""
+made after the run read the generation stays for the next run. Beside it, the other marks a
+run leaves: the version it evaluated (a tournament corrected or withdrawn during the run stays
+pending), and its duration. On both databases."""
 
 from __future__ import annotations
 
@@ -11,9 +13,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tests.db.scenario import differences, recalc
-from zdb.db import engine_for, unit_of_work
+from zdb.db import engine_for, is_postgres, unit_of_work
 from zdb.players.service import NewPlayer, create_players
-from zdb.recalculation.recalculate import RecalcOutcome, recalculate
+from zdb.recalculation.recalculate import RecalcOutcome, milliseconds_between, recalculate
 from zdb.timeline.state import read_state
 from zdb.tournaments.models import Participation, TournamentRecord
 from zdb.tournaments.person_facts import learn_birth_years
@@ -165,3 +167,50 @@ def test_a_run_marks_what_it_evaluated_and_leaves_later_versions_pending(databas
 def _players_of(session: Session, tournament_id: int) -> list[int]:
     p = Participation
     return list(session.execute(select(p.player_pkz).where(p.tournament_id == tournament_id, p.version == 1)).scalars())
+
+
+def test_a_tournament_withdrawn_while_the_run_evaluates_it_stays_withdrawn(database_url: str) -> None:
+    """The run has read the tournament as received when it is withdrawn: its stored evaluation
+    belongs to version 1, but it is not marked evaluated; the next run evaluates it away. On
+    PostgreSQL the withdrawal commits on a connection of its own while the run replays; on
+    SQLite the run is the database's one writer, so it is made in the run's own transaction."""
+    with unit_of_work(engine_for(database_url)) as session:
+        first, second = create_players(
+            session, [NewPlayer(surname="Erster", birth_year=1970), NewPlayer(surname="Zweiter", birth_year=1971)]
+        )
+        submission = TournamentSubmission(
+            acronym="WZL",
+            end_date=date(2025, 6, 1),
+            players=(SubmittedPlayer(first, 1970), SubmittedPlayer(second, 1971)),
+            games=(SubmittedGame(first, second, "1-0"),),
+        )
+        ((tournament_id, _),) = submit_tournaments(session, [submission], by="test")
+    assert _record(database_url, tournament_id) == ("received", 1, None)
+    withdrawn: list[int] = []
+    with unit_of_work(engine_for(database_url)) as session:
+
+        def meanwhile(done: int, total: int) -> None:
+            if not withdrawn:
+                if is_postgres(session):
+                    with unit_of_work(engine_for(database_url)) as other:
+                        withdraw_tournament(other, tournament_id, by="test")
+                else:
+                    withdraw_tournament(session, tournament_id, by="test")
+                withdrawn.append(done)
+
+        outcome = recalculate(session, progress=meanwhile)
+    # Nothing stored yet: a from-scratch run, which read the tournament before the withdrawal.
+    assert withdrawn and outcome.ran and outcome.from_scratch and outcome.evaluated == 1 and not outcome.clean
+    assert _record(database_url, tournament_id) == ("withdrawn", 1, 1)
+    again = recalc(database_url)
+    assert again.clean
+    assert _record(database_url, tournament_id) == ("withdrawn", 1, None)
+    assert differences(database_url) == []
+
+
+def test_a_runs_duration_is_the_whole_milliseconds_between_its_clock_readings() -> None:
+    # Seconds of one monotonic clock in, whole milliseconds out, the fraction cut.
+    assert milliseconds_between(10.0, 12.5) == 2500
+    assert milliseconds_between(3.0, 3.0) == 0
+    assert milliseconds_between(100.0, 100.0015) == 1
+    assert milliseconds_between(0.25, 7.75) == 7500

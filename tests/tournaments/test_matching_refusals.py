@@ -4,18 +4,26 @@ newcomer proposed or created, and the refusals of a newcomer with their texts an
 club that does not exist, a club outside the caller's scope, a birth year outside the records'
 range (from 1850, the check of ``players.birth_year``, to the current year: the module's rule;
 the rating rules say nothing of it), one membership number given to two newcomers. On both
-databases. Fast enough to run against every mutant of ``zdb/players/matching.py``."""
+databases; on PostgreSQL also the second look under the lock on person numbers, when another
+submission created the newcomer while the matching waited for it. Fast enough to run against
+every mutant of ``zdb/players/matching.py``."""
 
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
 
 from zdb.auth.principal import Principal
+from zdb.common.names import fold_name
 from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
+from zdb.locks import PERSON_NUMBERS, hold
 from zdb.players.matching import MatchOutcome, PlayerQuery, match_players
 from zdb.players.models import Membership, Player
 from zdb.players.service import NewPlayer, create_players
@@ -407,3 +415,189 @@ def test_every_players_refusals_and_warnings_are_told_together(database_url: str
     outcome = _match(database_url, *twice, create=False, caller=Principal("referee", "D"))
     assert outcome.pkz == (pkz, pkz)
     assert [place for place, _ in _warned(outcome)] == ["players[0]", "players[1]"]
+
+
+def test_an_ambiguity_without_a_given_name_names_the_surname_alone(database_url: str) -> None:
+    # Two records "Einname" (one born 1985, one of unknown year) fit a file that gives no given name.
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        first, second = create_players(
+            session, [NewPlayer(surname="Einname", birth_year=1985), NewPlayer(surname="Einname")]
+        )
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Einname", birth_year=1985))
+    assert _said(outcome) == [
+        (
+            "players[0]",
+            f"ambiguous: 2 players fit 'Einname'; name one by pkz: candidates {first} Einname (1985); "
+            f"{second} Einname (born ?)",
+        )
+    ]
+
+
+def test_newcomers_sharing_a_club_but_no_membership_number_of_it_are_all_created(database_url: str) -> None:
+    """Only a membership number of the newcomer's own club is one; two newcomers giving the club
+    without a number, or a number of another club, do not hold the same number of it."""
+    _federation(database_url)
+    queries = [
+        PlayerQuery(f"players[{k}]", surname=name, birth_year=1990, **given)  # type: ignore[arg-type]
+        for k, (name, given) in enumerate(
+            (
+                ("Ohnenummer", {"club": "C0327", "club_code": "C0327"}),
+                ("Auchohne", {"club": "C0327", "club_code": "C0327"}),
+                ("Fremdnummer", {"club": "C0327", "club_code": "D0101", "member_no": 5}),
+                ("Auchfremd", {"club": "C0327", "club_code": "D0101", "member_no": 5}),
+            )
+        )
+    ]
+    outcome = _match(database_url, *queries)
+    assert outcome.problems == () and outcome.created == (True, True, True, True)
+    assert len(set(outcome.pkz)) == 4
+    # The number of another club is not the newcomer's number in his own.
+    foreign = outcome.pkz[2]
+    assert foreign is not None and _memberships(database_url, foreign) == [("C0327", None, JOINED)]
+
+
+def test_a_near_name_warning_is_told_beside_the_warnings_before_it(database_url: str) -> None:
+    survivor = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
+        session.flush()
+        session.get_one(Player, gone).merged_into = survivor
+    merged = PlayerQuery("players[0]", pkz=gone)
+    near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    outcome = _match(database_url, merged, near, create=False)
+    assert outcome.pkz == (survivor, None) and outcome.problems == ()
+    assert [place for place, _ in _warned(outcome)] == ["players[0].pkz", "players[1]"]
+
+
+# --- the second look under the lock (PostgreSQL: the lock PERSON_NUMBERS) --------------------
+
+#: transactions of this database waiting for the advisory lock PERSON_NUMBERS (a bigint key is
+#: stored as classid, its high half, objid, its low half, and objsubid 1)
+_WAITING_FOR_PERSON_NUMBERS = text(
+    "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+    "WHERE d.datname = current_database() AND l.locktype = 'advisory' AND NOT l.granted "
+    "AND l.classid = CAST(:high AS oid) AND l.objid = CAST(:low AS oid) AND l.objsubid = 1"
+)
+
+
+def _someone_waits_for_person_numbers(url: str) -> bool:
+    with engine_for(url).connect() as connection:
+        parts = {"high": PERSON_NUMBERS >> 32, "low": PERSON_NUMBERS & 0xFFFFFFFF}
+        return bool(connection.execute(_WAITING_FOR_PERSON_NUMBERS, parts).scalar())
+
+
+def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    # A bounded wait for a condition, polled: the matching's thread reaches the lock when it gets to it.
+    began = time.monotonic()
+    while not condition():
+        assert time.monotonic() - began < timeout, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def _match_while_another_creates(
+    url: str, queries: list[PlayerQuery], meanwhile: Callable[[Session], None]
+) -> MatchOutcome:
+    """The matching of ``queries`` started while another transaction holds PERSON_NUMBERS; once
+    it waits for the lock, the other transaction does ``meanwhile`` and commits (releasing it)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        with unit_of_work(engine_for(url)) as other:
+            hold(other, PERSON_NUMBERS)
+            matching: Future[MatchOutcome] = pool.submit(_match, url, *queries)
+            _wait_for(lambda: _someone_waits_for_person_numbers(url) or matching.done(), "the matching to wait")
+            assert not matching.done(), "the matching did not wait for the lock"
+            meanwhile(other)
+        return matching.result(timeout=30)
+
+
+def _merged_and_new(url: str) -> tuple[int, list[PlayerQuery], str]:
+    """A file naming a merged person number (a warning) and the newcomer Nora Neumann, born 1990;
+    the survivor's number, the queries and the merged number's warning."""
+    survivor = _federation(url)
+    with unit_of_work(engine_for(url)) as session:
+        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
+        session.flush()
+        session.get_one(Player, gone).merged_into = survivor
+    queries = [PlayerQuery("players[0]", pkz=gone), _newcomer(birth_year=1990)]
+    queries[1] = dataclasses.replace(queries[1], place="players[1]")
+    warning = f"the person number {gone} was merged into {survivor}: the player is taken as {survivor}"
+    return survivor, queries, warning
+
+
+def test_a_newcomer_created_meanwhile_by_another_submission_is_found_not_created_again(postgres_url: str) -> None:
+    survivor, queries, warning = _merged_and_new(postgres_url)
+    made: list[int] = []
+    outcome = _match_while_another_creates(
+        postgres_url,
+        queries,
+        lambda other: made.extend(
+            create_players(other, [NewPlayer(surname="Neumann", given_name="Nora", birth_year=1990)])
+        ),
+    )
+    (nora,) = made
+    assert (outcome.pkz, outcome.created, outcome.problems) == ((survivor, nora), (False, False), ())
+    assert _warned(outcome) == [("players[0].pkz", warning)]
+    assert _persons(postgres_url) == 3  # the member, the merged record and Nora, once
+
+
+def test_a_newcomer_made_ambiguous_meanwhile_by_another_submission_is_refused(postgres_url: str) -> None:
+    survivor, queries, warning = _merged_and_new(postgres_url)
+    made: list[int] = []
+    outcome = _match_while_another_creates(
+        postgres_url,
+        queries,
+        lambda other: made.extend(
+            create_players(
+                other,
+                [NewPlayer(surname="Neumann", given_name="Nora", birth_year=1990), NewPlayer("Neumann", "Nora")],
+            )
+        ),
+    )
+    first, second = made
+    ambiguous = (
+        "ambiguous: 2 players fit 'Nora Neumann'; name one by pkz: candidates "
+        f"{first} Nora Neumann (1990); {second} Nora Neumann (born ?)"
+    )
+    assert (outcome.pkz, outcome.created) == ((survivor, None), (False, False))
+    assert _said(outcome) == [("players[1]", ambiguous)]
+    assert _warned(outcome) == [("players[0].pkz", warning)]
+    assert _persons(postgres_url) == 4  # nobody created by the matching
+
+
+def test_candidates_are_listed_by_person_number_after_a_record_was_corrected(database_url: str) -> None:
+    """A record corrected after a later one was written: PostgreSQL keeps the corrected row (and
+    its index entry) after the later one, so only the statement's order lists them by number."""
+    _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        misspelt, later = create_players(
+            session,
+            [NewPlayer(surname="Bekant", given_name="Carla", birth_year=1975), NewPlayer("Bekannt", "Carla")],
+        )
+        session.flush()
+        corrected = session.get_one(Player, misspelt)
+        corrected.surname, corrected.search_name = "Bekannt", fold_name("Carla Bekannt")
+    outcome = _match(database_url, PlayerQuery("players[0]", surname="Bekannt", given_name="Carla", birth_year=1975))
+    assert _said(outcome) == [
+        (
+            "players[0]",
+            "ambiguous: 2 players fit 'Carla Bekannt'; name one by pkz: candidates "
+            f"{misspelt} Carla Bekannt (1975); {later} Carla Bekannt (born ?)",
+        )
+    ]
+
+
+def test_a_file_whose_newcomer_is_created_keeps_its_warnings(database_url: str) -> None:
+    # The warnings of the file (a merged person number, a newcomer near a record) are told also
+    # when the newcomer is created, and a warning is never a refusal.
+    survivor = _federation(database_url)
+    with unit_of_work(engine_for(database_url)) as session:
+        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
+        session.flush()
+        session.get_one(Player, gone).merged_into = survivor
+    merged = PlayerQuery("players[0]", pkz=gone)
+    near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    outcome = _match(database_url, merged, near)
+    (_, new) = outcome.pkz
+    assert new is not None and outcome.pkz[0] == survivor and outcome.created == (False, True)
+    assert outcome.problems == ()
+    assert [place for place, _ in _warned(outcome)] == ["players[0].pkz", "players[1]"]

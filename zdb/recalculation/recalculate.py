@@ -59,7 +59,7 @@ from zdb.timeline.state import finish_run, run_start
 from zdb.tournaments import engine_view, pending_versions
 from zdb.tournaments.models import TournamentRecord, TournamentVersion
 
-__all__ = ["LOCK_KEY", "Progress", "RecalcOutcome", "recalculate"]
+__all__ = ["LOCK_KEY", "Progress", "RecalcOutcome", "milliseconds_between", "recalculate"]
 
 #: pg_advisory_xact_lock key of the recalculation
 LOCK_KEY = RECALCULATION
@@ -117,7 +117,7 @@ def recalculate(
             from_scratch = True
         run = _full_run if from_scratch else _incremental_run
         evaluated, changed, removed = run(session, generation, progress or (lambda done, total: None))
-        duration_ms = int((time.monotonic() - began) * 1000)
+        duration_ms = milliseconds_between(began, time.monotonic())
         clean = _finish(
             session, generation, began_at=began_at, evaluated=evaluated, changed=changed, duration_ms=duration_ms
         )
@@ -125,6 +125,12 @@ def recalculate(
     finally:
         if is_sqlite:
             _PROCESS_LOCK.release()
+
+
+def milliseconds_between(began: float, ended: float) -> int:
+    """The whole milliseconds from ``began`` to ``ended`` (seconds of one clock), cut, not
+    rounded: the run's duration as the state row and the outcome give it."""
+    return int((ended - began) * 1000)
 
 
 def _finish(
