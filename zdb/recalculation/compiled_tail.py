@@ -1,0 +1,194 @@
+"""A late change replayed from states: the tail of the time line through the compiled pass.
+
+The incremental walk (``stored_walk`` driving ``zdb.rating.replay_incremental``) applies the
+stored steps again one by one in Python and keeps a map of ``PlayerState`` for every player it
+meets. On PostgreSQL with the compiled pass (numba installed, ``ZDB_COMPILED_KERNEL`` not off)
+this module replaces it: the whole tail from the first change on is replayed in the pass, which
+evaluates a year of tournaments in less time than the walk spends deciding which to evaluate.
+
+1. The stored history rows of the tail are read in one statement, as columns. They serve twice:
+   a player's first stored row in the tail holds his state just before the first change (nothing
+   of his changed before it: the stored time line up to there is the new one), and every row is
+   what the new steps are compared with. Players of changed events with no stored row in the
+   tail (a newcomer, a late start rating's player) are read with ``states_before`` in one more.
+2. The tail's tournaments are read window by window as the full run reads them (``windows``),
+   with the start ratings and conversions from the first change on.
+3. The tail is replayed from those states by ``zdb.compiled_replay.compiled_steps``.
+4. The new steps' rows are compared with the stored ones (``compare``): steps at changed keys
+   are written whole, keys no longer on the time line deleted, and of the other steps only the
+   history rows that differ are deleted and written again; their report rows are compared only
+   for tournaments with a differing history row (a tournament whose participants' states before
+   it are the stored ones reports as stored: its evaluation reads nothing else).
+
+The walk stays as the reference and as the path on SQLite and without numba; the tests hold
+both to the from-scratch evaluation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from zdb.compiled_replay.driver import compiled_steps
+from zdb.db import is_postgres
+from zdb.rating import CONVERSIONS, Event, OrderKey, PlayerId, PlayerState, Step, order_key
+from zdb.rating.kernel import compiled as kernel_compiled
+from zdb.recalculation import store, windows
+from zdb.recalculation.stored_tail import StoredTail, read_stored_tail
+from zdb.timeline import stored_state
+from zdb.timeline.models import Evaluation, HistoryRow
+
+__all__ = ["TailResult", "available", "replay_tail"]
+
+_HISTORY_KEY = ("event_date", "event_phase", "event_text", "event_id", "player_pkz")
+_EVALUATION_KEY = ("tournament_id", "version", "player_pkz")
+
+
+@dataclass(frozen=True, slots=True)
+class TailResult:
+    evaluated: int  # tournaments whose report was evaluated anew (changed, or a participant's state did)
+    final_states: Mapping[PlayerId, PlayerState]  # players whose current state changed
+    removed: int  # events that left the time line
+    touched_tournaments: list[int]  # tournaments rewritten whole or removed
+
+
+def available(session: Session) -> bool:
+    """Whether a late change goes through the pass: PostgreSQL, and the compiled kernel in use."""
+    return is_postgres(session) and kernel_compiled() is not None
+
+
+def replay_tail(
+    session: Session,
+    first: OrderKey,
+    changes: Mapping[OrderKey, Event | None],
+    participants: Sequence[tuple[PlayerId, OrderKey]],
+) -> TailResult:
+    """Replay the time line from ``first`` (the earliest key in ``changes``) in the pass and
+    write what differs from the stored rows. ``participants``: the players of changed events
+    with the keys of those events (their states before the change are needed)."""
+    stored = read_stored_tail(session, first)
+    initial = initial_states(session, stored, first, [pid for pid, _ in participants])
+    timeline, versions = tail_events(session, first)
+    steps = replayed(initial, timeline)
+    return write_differences(session, steps, versions=versions, stored=stored, changes=changes, initial=initial)
+
+
+def tail_events(session: Session, first: OrderKey) -> tuple[list[Event], dict[int, int]]:
+    """The time line from ``first`` on, in order (its tournaments read window by window as the
+    full run reads them), and each tournament's current version."""
+    heads = [head for head in windows.load_heads(session, since=first[0]) if head[0] >= first]
+    others: list[Event] = [s for s in stored_state.load_start_ratings(session) if order_key(s) >= first]
+    others += [c for c in CONVERSIONS if order_key(c) >= first]
+    return list(windows.windowed_timeline(session, heads, others)), {key[3]: version for key, version in heads}
+
+
+def replayed(initial: Mapping[PlayerId, PlayerState], timeline: Sequence[Event]) -> list[Step]:
+    """The tail's steps, from the compiled pass."""
+    return list(compiled_steps(initial, timeline))
+
+
+def initial_states(
+    session: Session, stored: StoredTail, first: OrderKey, participants: Sequence[PlayerId]
+) -> dict[PlayerId, PlayerState]:
+    """Every tail player's state just before ``first``: his first stored row's state before it,
+    or (a player with no stored row in the tail) his stored state before ``first``."""
+    states = stored.states_before_first()
+    missing = [pid for pid in dict.fromkeys(participants) if pid not in states]
+    found = stored_state.states_before(session, [(pid, first) for pid in missing])
+    for pid in missing:
+        states[pid] = found[(pid, first)]
+    return states
+
+
+def write_differences(
+    session: Session,
+    steps: Sequence[Step],
+    *,
+    versions: Mapping[int, int],
+    stored: StoredTail,
+    changes: Mapping[OrderKey, Event | None],
+    initial: Mapping[PlayerId, PlayerState],
+) -> TailResult:
+    """Delete and write the rows where ``steps`` (the replayed tail) differ from ``stored``."""
+    new_keys = {s.key for s in steps}
+    removed = [key for key in stored.step_keys if key not in new_keys and key not in changes]
+    removed += [key for key, event in changes.items() if event is None and key not in new_keys]
+    whole = [s for s in steps if s.key in changes or s.key not in stored.step_keys]
+    touched = [key[3] for key in removed if key[1] == 1] + [s.key[3] for s in whole if s.evaluation is not None]
+    store.delete_history_at(session, [*removed, *(s.key for s in whole)])
+    store.delete_evaluations(session, touched)
+    evaluated = sum(1 for s in whole if s.evaluation is not None)
+
+    stale_history: list[tuple[Any, ...]] = []
+    only: dict[OrderKey, tuple[set[PlayerId], set[PlayerId]]] = {}
+    again: list[tuple[Step, int]] = []
+    for step in steps:
+        if step.key in changes or step.key not in stored.step_keys:
+            continue
+        version = versions.get(step.key[3]) if step.key[1] == 1 else None
+        differing, gone = stored.compare_step(step, version)
+        if not differing and not gone:
+            continue
+        stale_history += [(*step.key, int(pid)) for pid in gone]
+        stale_history += [(*step.key, int(pid)) for pid in differing if stored.has_row(step.key, pid)]
+        only[step.key] = (differing, set())
+        if step.evaluation is not None:
+            assert version is not None
+            again.append((step, version))
+    stale_reports = _compare_reports(session, again, only)
+    evaluated += len(again)
+    store.delete_rows(session, HistoryRow.__table__, _HISTORY_KEY, stale_history)  # type: ignore[arg-type]
+    store.delete_rows(session, Evaluation.__table__, _EVALUATION_KEY, stale_reports)  # type: ignore[arg-type]
+    rewritten = {s.key for s in whole} | only.keys()
+    written = [(s, versions.get(s.key[3]) if s.key[1] == 1 else None) for s in steps if s.key in rewritten]
+    store.write_steps(session, written, only)
+    finals = _changed_finals(steps, stored, initial)
+    return TailResult(evaluated, finals, len(removed), touched)
+
+
+def _compare_reports(
+    session: Session,
+    steps: Sequence[tuple[Step, int]],
+    only: dict[OrderKey, tuple[set[PlayerId], set[PlayerId]]],
+) -> list[tuple[int, int, int]]:
+    """Fill in ``only``'s reported players of re-evaluated stored tournaments; the keys of their
+    stored report rows that differ or are no longer reported."""
+    reports = store.stored_evaluations(session, [(s.key[3], v) for s, v in steps])
+    stale: list[tuple[int, int, int]] = []
+    for step, version in steps:
+        assert step.evaluation is not None
+        tid = step.key[3]
+        had_rows = reports[(tid, version)]
+        reported = only[step.key][1]
+        new_rows = store.evaluation_rows(tid, version, step.evaluation.rule_set, step.evaluation.rows)
+        for report_row, values in zip(step.evaluation.rows, new_rows, strict=True):
+            pkz = values[2]
+            had = had_rows.pop(pkz, None)
+            if had != values[3:]:
+                reported.add(report_row.pid)
+                if had is not None:
+                    stale.append((tid, version, pkz))
+        stale += [(tid, version, pkz) for pkz in had_rows]  # no longer reported
+    return stale
+
+
+def _changed_finals(
+    steps: Sequence[Step], stored: StoredTail, initial: Mapping[PlayerId, PlayerState]
+) -> dict[PlayerId, PlayerState]:
+    """The final states of the players whose final state differs from the stored one (after
+    their last stored row in the tail)."""
+    final: dict[PlayerId, PlayerState] = dict(initial)
+    for step in steps:
+        final.update(step.outputs)
+    before = stored.states_after_last()
+    changed = {}
+    for pid, state in final.items():
+        was = before.get(pid)
+        if was is None:
+            was = initial[pid]
+        if was != state:
+            changed[pid] = state
+    return changed

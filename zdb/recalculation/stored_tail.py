@@ -1,0 +1,134 @@
+"""The stored history from a position on, read once: the states before it and the rows to compare.
+
+A late change replayed in the compiled pass (``compiled_tail``) needs two things of the stored
+tail of the time line: every player's state just before the first change, and every stored row
+the new steps are compared with. One ordered range scan of the history's primary key gives both:
+a player's first row in the tail holds his state before it (the stored time line up to the first
+change is the new one), and the rows themselves are what the comparison reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import KeysView
+from typing import Any
+
+from sqlalchemy import select, tuple_
+from sqlalchemy.orm import Session
+
+from zdb.bulk import stream_rows
+from zdb.rating import OrderKey, PlayerId, PlayerState, Step
+from zdb.timeline.models import HistoryRow
+from zdb.timeline.stored_state import encode_leftover, state_from_columns
+
+__all__ = ["StoredTail", "read_stored_tail"]
+
+_KEY = (HistoryRow.event_date, HistoryRow.event_phase, HistoryRow.event_text, HistoryRow.event_id)
+_COLUMNS = (
+    *_KEY,
+    HistoryRow.player_pkz,
+    HistoryRow.tournament_version,
+    HistoryRow.old_rating,
+    HistoryRow.old_index,
+    HistoryRow.old_leftover,
+    HistoryRow.new_rating,
+    HistoryRow.new_index,
+    HistoryRow.new_leftover,
+    HistoryRow.evaluated,
+)
+#: a stored row's values: version, old rating, index, leftover, new rating, index, leftover, evaluated
+Values = tuple[Any, ...]
+_State = tuple[int | None, int, Any]
+
+
+class StoredTail:
+    """The stored history rows from a position on, by step and player."""
+
+    def __init__(self) -> None:
+        self._rows: dict[OrderKey, dict[PlayerId, Values]] = {}
+        self._first: dict[PlayerId, _State] = {}
+        self._last: dict[PlayerId, _State] = {}
+
+    def add(self, row: tuple[Any, ...]) -> None:
+        """One history row as ``_COLUMNS`` reads it; rows come in the order of their keys."""
+        day, phase, text, ident, pkz, version, old_r, old_i, old_lo, new_r, new_i, new_lo, flag = row
+        pid = str(pkz)
+        self._rows.setdefault((day, phase, text, ident), {})[pid] = (
+            version,
+            old_r,
+            old_i,
+            old_lo or None,
+            new_r,
+            new_i,
+            new_lo or None,
+            flag,
+        )
+        if pid not in self._first:
+            self._first[pid] = (old_r, old_i, old_lo)
+        self._last[pid] = (new_r, new_i, new_lo)
+
+    @property
+    def step_keys(self) -> KeysView[OrderKey]:
+        """The keys of the stored steps with rows."""
+        return self._rows.keys()
+
+    def has_row(self, key: OrderKey, pid: PlayerId) -> bool:
+        return pid in self._rows.get(key, {})
+
+    @property
+    def rows(self) -> int:
+        return sum(map(len, self._rows.values()))
+
+    def states_before_first(self) -> dict[PlayerId, PlayerState]:
+        """Each player's state before his first stored row in the tail."""
+        return {pid: state_from_columns(*state) for pid, state in self._first.items()}
+
+    def states_after_last(self) -> dict[PlayerId, PlayerState]:
+        """Each player's state after his last stored row in the tail (his stored current state)."""
+        return {pid: state_from_columns(*state) for pid, state in self._last.items()}
+
+    def compare_step(self, step: Step, version: int | None) -> tuple[set[PlayerId], list[PlayerId]]:
+        """The players of ``step`` whose history row is not stored as it would be written now
+        (``store.history_rows``), and the players with a stored row the step no longer has."""
+        stored = self._rows.get(step.key, {})
+        inputs, outputs = step.inputs, step.outputs
+        flags = _flags(step)
+        differing: set[PlayerId] = set()
+        for pid, old in inputs.items():
+            had = stored.get(pid)
+            new = outputs[pid]
+            if (
+                had is None
+                or had[1] != old.rating
+                or had[2] != old.index
+                or had[4] != new.rating
+                or had[5] != new.index
+                or had[7] != flags.get(pid)
+                or had[0] != version
+                or had[3] != encode_leftover(old.leftover)
+                or had[6] != encode_leftover(new.leftover)
+            ):
+                differing.add(pid)
+        gone = [pid for pid in stored if pid not in inputs]
+        return differing, gone
+
+
+def _flags(step: Step) -> dict[PlayerId, bool]:
+    """Each participant's ``evaluated`` flag of a tournament step (whether his state was
+    written), read from the report's columns where it has them."""
+    evaluation = step.evaluation
+    if evaluation is None:
+        return {}
+    columns = evaluation.columns
+    if columns is None:
+        return {row.pid: row.stored for row in evaluation.rows}
+    a, b = evaluation.span
+    return dict(zip(columns.pids[a:b], columns.stored[a:b].tolist(), strict=True))
+
+
+def read_stored_tail(session: Session, first: OrderKey) -> StoredTail:
+    """The stored history rows from ``first`` on, in one ordered range scan of the primary key."""
+    tail = StoredTail()
+    query = select(*_COLUMNS).where(tuple_(*_KEY) >= first).order_by(*_KEY)
+    for row in stream_rows(session, query):
+        tail.add(row)
+    return tail
