@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from sqlalchemy.orm import Session
 
@@ -43,6 +44,9 @@ from zdb.timeline import stored_state
 from zdb.timeline.models import Evaluation, HistoryRow
 
 __all__ = ["TailResult", "available", "replay_tail"]
+
+#: the order key's phase of a conversion (``zdb.rating.timeline.order_key``)
+_CONVERSION_PHASE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,36 +118,73 @@ def write_differences(
     new_keys = {s.key for s in steps}
     removed = [key for key in stored.step_keys if key not in new_keys and key not in changes]
     removed += [key for key, event in changes.items() if event is None and key not in new_keys]
-    whole = [s for s in steps if s.key in changes or s.key not in stored.step_keys]
-    touched = [key[3] for key in removed if key[1] == 1] + [s.key[3] for s in whole if s.evaluation is not None]
+    whole = {s.key for s in steps if s.key in changes or s.key not in stored.step_keys}
+    touched = [key[3] for key in removed if key[1] == 1]
+    touched += [s.key[3] for s in steps if s.key in whole and s.evaluation is not None]
     stale_history: list[str] = []
     only: dict[OrderKey, tuple[set[PlayerId], set[PlayerId]]] = {}
     again: list[tuple[Step, int]] = []
-    for step in steps:
-        if step.key in changes or step.key not in stored.step_keys:
+    # Players whose state may differ from the stored one at this point of the tail, and their
+    # states now. A step none of whose players is among them stands as stored (its inputs are
+    # the stored ones, so is everything it computes): only the others are compared.
+    dirty: set[PlayerId] = set()
+    now: dict[PlayerId, PlayerState] = {}
+    for key, step in _in_order(steps, removed):
+        players = stored.players(key)
+        if step is None or key in whole:
+            # Removed, new or changed: its players' states differ from here on (or may). One
+            # not yet among them is, before this step, as stored.
+            for pid in players:
+                if pid not in dirty:
+                    now[pid] = stored.state_before(key, pid)
+                    dirty.add(pid)
+            if step is not None:
+                dirty.update(step.inputs)
+                now.update(step.outputs)
             continue
-        version = versions.get(step.key[3]) if step.key[1] == 1 else None
-        differing, gone = stored.compare_step(step, version)
+        conversion = key[1] == _CONVERSION_PHASE
+        if dirty.isdisjoint(players) and (not conversion or dirty.isdisjoint(step.inputs)):
+            continue
+        version = versions.get(key[3]) if key[1] == 1 else None
+        # A conversion converts each player alone: only those whose state differs may change.
+        among = [pid for pid in dirty if pid in players or pid in step.inputs] if conversion else None
+        differing, gone = stored.compare_step(step, version, among)
+        for pid in players if among is None else among:
+            if pid in differing or pid in gone:
+                dirty.add(pid)
+            else:
+                dirty.discard(pid)
+        for pid in step.inputs if among is None else among:
+            if pid in step.outputs:
+                now[pid] = step.outputs[pid]
         if not differing and not gone:
             continue
-        stale_history += stored.places(step.key, [*gone, *differing])
-        only[step.key] = (differing, set())
+        dirty.update(differing)
+        stale_history += stored.places(key, [*gone, *differing])
+        only[key] = (differing, set())
         if step.evaluation is not None:
             # Re-evaluated: a participant's state before it differs. Most of its report stands
             # (at scale 1, 10,083 of the late open's 750 tournaments' 71,157 report rows differ).
             assert version is not None
             again.append((step, version))
     stale_reports = compare_reports(session, again, only)
-    store.delete_history_at(session, [*removed, *(s.key for s in whole)])
+    store.delete_history_at(session, [*removed, *whole])
     store.delete_evaluations(session, touched)
     delete_stored(session, HistoryRow.__tablename__, stale_history)
     delete_stored(session, Evaluation.__tablename__, stale_reports)
-    rewritten = {s.key for s in whole} | only.keys()
+    rewritten = whole | only.keys()
     written = [(s, versions.get(s.key[3]) if s.key[1] == 1 else None) for s in steps if s.key in rewritten]
     store.write_steps(session, written, only)
-    finals = _changed_finals(steps, stored, initial)
-    evaluated = sum(1 for s in whole if s.evaluation is not None) + len(again)
-    return TailResult(evaluated, finals, len(removed), touched)
+    evaluated = sum(1 for s in steps if s.key in whole and s.evaluation is not None) + len(again)
+    return TailResult(evaluated, _changed_finals(dirty, now, stored, initial), len(removed), touched)
+
+
+def _in_order(steps: Sequence[Step], removed: Sequence[OrderKey]) -> list[tuple[OrderKey, Step | None]]:
+    """The new steps and the removed keys (None) in the order of their keys."""
+    merged: list[tuple[OrderKey, Step | None]] = [(s.key, s) for s in steps]
+    merged += [(key, None) for key in removed]
+    merged.sort(key=itemgetter(0))
+    return merged
 
 
 def compare_reports(
@@ -173,19 +214,17 @@ def compare_reports(
 
 
 def _changed_finals(
-    steps: Sequence[Step], stored: StoredTail, initial: Mapping[PlayerId, PlayerState]
+    dirty: set[PlayerId],
+    now: Mapping[PlayerId, PlayerState],
+    stored: StoredTail,
+    initial: Mapping[PlayerId, PlayerState],
 ) -> dict[PlayerId, PlayerState]:
     """The final states of the players whose final state differs from the stored one (after
-    their last stored row in the tail)."""
-    final: dict[PlayerId, PlayerState] = dict(initial)
-    for step in steps:
-        final.update(step.outputs)
-    before = stored.states_after_last()
+    their last stored row in the tail, or before the tail)."""
     changed = {}
-    for pid, state in final.items():
-        was = before.get(pid)
-        if was is None:
-            was = initial[pid]
-        if was != state:
+    for pid in dirty:
+        state = now.get(pid, initial.get(pid))
+        was = stored.state_after_last(pid) or initial.get(pid)
+        if state is not None and was != state:
             changed[pid] = state
     return changed

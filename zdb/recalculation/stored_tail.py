@@ -9,7 +9,8 @@ change is the new one), and the rows themselves are what the comparison reads.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, KeysView, Sequence
+from collections.abc import Iterable, KeysView, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from sqlalchemy import and_, literal_column, select, text, tuple_
@@ -37,85 +38,101 @@ _COLUMNS: tuple[Any, ...] = (
     HistoryRow.evaluated,
     literal_column("rating_history.ctid::text"),
 )
-#: a stored row's values: version, old rating, index, leftover, new rating, index, leftover,
-#: evaluated, and where the row is stored (its ``ctid``: see ``delete_stored``)
-Values = tuple[Any, ...]
-_State = tuple[int | None, int, Any]
+#: a stored row as read (``_COLUMNS``): its key, person number, version, old rating, index,
+#: leftover, new rating, index, leftover, evaluated, and where it is stored (``delete_stored``)
+Row = tuple[Any, ...]
+_VERSION, _OLD, _NEW, _FLAG, _AT = 5, 6, 9, 12, 13
 
 
 class StoredTail:
     """The stored history rows from a position on, by step and player."""
 
     def __init__(self) -> None:
-        self._rows: dict[OrderKey, dict[PlayerId, Values]] = {}
-        self._first: dict[PlayerId, _State] = {}
-        self._last: dict[PlayerId, _State] = {}
+        self._rows: dict[OrderKey, dict[PlayerId, Row]] = {}
+        self._first: dict[PlayerId, Row] = {}
+        self._last: dict[PlayerId, Row] = {}
 
-    def add(self, row: tuple[Any, ...]) -> None:
-        """One history row as ``_COLUMNS`` reads it; rows come in the order of their keys."""
-        day, phase, text, ident, pkz, version, old_r, old_i, old_lo, new_r, new_i, new_lo, flag, at = row
-        pid = str(pkz)
-        self._rows.setdefault((day, phase, text, ident), {})[pid] = (
-            version,
-            old_r,
-            old_i,
-            old_lo or None,
-            new_r,
-            new_i,
-            new_lo or None,
-            flag,
-            at,
-        )
-        if pid not in self._first:
-            self._first[pid] = (old_r, old_i, old_lo)
-        self._last[pid] = (new_r, new_i, new_lo)
+    def add_rows(self, rows: Iterable[Row]) -> None:
+        """History rows as ``_COLUMNS`` reads them, in the order of their keys."""
+        steps, first, last = self._rows, self._first, self._last
+        key: OrderKey | None = None
+        players: dict[PlayerId, Row] = {}
+        for row in rows:
+            if key is None or row[3] != key[3] or row[2] != key[2] or row[1] != key[1] or row[0] != key[0]:
+                key = (row[0], row[1], row[2], row[3])
+                players = steps.setdefault(key, {})
+            pid = str(row[4])
+            players[pid] = row
+            if pid not in first:
+                first[pid] = row
+            last[pid] = row
 
     @property
     def step_keys(self) -> KeysView[OrderKey]:
         """The keys of the stored steps with rows."""
         return self._rows.keys()
 
+    def players(self, key: OrderKey) -> Mapping[PlayerId, Row]:
+        """The stored rows of step ``key`` by player (none if it has none)."""
+        return self._rows.get(key, _NONE)
+
     def places(self, key: OrderKey, pids: Iterable[PlayerId]) -> list[str]:
         """Where the stored rows of ``pids`` at step ``key`` are (those that have one)."""
-        stored = self._rows.get(key, {})
-        return [stored[pid][8] for pid in pids if pid in stored]
+        stored = self._rows.get(key, _NONE)
+        return [stored[pid][_AT] for pid in pids if pid in stored]
 
-    @property
-    def rows(self) -> int:
-        return sum(map(len, self._rows.values()))
+    def state_before(self, key: OrderKey, pid: PlayerId) -> PlayerState:
+        """``pid``'s stored state before step ``key`` (a player of it)."""
+        row = self._rows[key][pid]
+        return state_from_columns(row[_OLD], row[_OLD + 1], row[_OLD + 2])
 
     def states_before_first(self) -> dict[PlayerId, PlayerState]:
         """Each player's state before his first stored row in the tail."""
-        return {pid: state_from_columns(*state) for pid, state in self._first.items()}
+        return {pid: state_from_columns(r[_OLD], r[_OLD + 1], r[_OLD + 2]) for pid, r in self._first.items()}
 
-    def states_after_last(self) -> dict[PlayerId, PlayerState]:
-        """Each player's state after his last stored row in the tail (his stored current state)."""
-        return {pid: state_from_columns(*state) for pid, state in self._last.items()}
+    def state_after_last(self, pid: PlayerId) -> PlayerState | None:
+        """``pid``'s state after his last stored row in the tail (his stored current state; None:
+        he has none)."""
+        row = self._last.get(pid)
+        return None if row is None else state_from_columns(row[_NEW], row[_NEW + 1], row[_NEW + 2])
 
-    def compare_step(self, step: Step, version: int | None) -> tuple[set[PlayerId], list[PlayerId]]:
-        """The players of ``step`` whose history row is not stored as it would be written now
-        (``store.history_rows``), and the players with a stored row the step no longer has."""
-        stored = self._rows.get(step.key, {})
+    def compare_step(
+        self, step: Step, version: int | None, among: Iterable[PlayerId] | None = None
+    ) -> tuple[set[PlayerId], list[PlayerId]]:
+        """The players of ``step`` (or of ``among``) whose history row is not stored as it would
+        be written now (``store.history_rows``), and those with a stored row the step no longer
+        has."""
+        stored = self._rows.get(step.key, _NONE)
         inputs, outputs = step.inputs, step.outputs
         flags = _flags(step)
         differing: set[PlayerId] = set()
-        for pid, old in inputs.items():
+        gone: list[PlayerId] = []
+        for pid in inputs if among is None else among:
+            old = inputs.get(pid)
+            if old is None:
+                if pid in stored:
+                    gone.append(pid)
+                continue
             had = stored.get(pid)
             new = outputs[pid]
             if (
                 had is None
-                or had[1] != old.rating
-                or had[2] != old.index
-                or had[4] != new.rating
-                or had[5] != new.index
-                or had[7] != flags.get(pid)
-                or had[0] != version
-                or had[3] != encode_leftover(old.leftover)
-                or had[6] != encode_leftover(new.leftover)
+                or had[_OLD] != old.rating
+                or had[_OLD + 1] != old.index
+                or had[_NEW] != new.rating
+                or had[_NEW + 1] != new.index
+                or had[_FLAG] != flags.get(pid)
+                or had[_VERSION] != version
+                or (had[_OLD + 2] or None) != encode_leftover(old.leftover)
+                or (had[_NEW + 2] or None) != encode_leftover(new.leftover)
             ):
                 differing.add(pid)
-        gone = [pid for pid in stored if pid not in inputs]
+        if among is None:
+            gone += [pid for pid in stored if pid not in inputs]
         return differing, gone
+
+
+_NONE: Mapping[PlayerId, Row] = MappingProxyType({})
 
 
 def _flags(step: Step) -> dict[PlayerId, bool]:
@@ -134,9 +151,7 @@ def _flags(step: Step) -> dict[PlayerId, bool]:
 def read_stored_tail(session: Session, first: OrderKey) -> StoredTail:
     """The stored history rows from ``first`` on, in one ordered range scan of the primary key."""
     tail = StoredTail()
-    query = select(*_COLUMNS).where(tuple_(*_KEY) >= first).order_by(*_KEY)
-    for row in stream_rows(session, query):
-        tail.add(row)
+    tail.add_rows(stream_rows(session, select(*_COLUMNS).where(tuple_(*_KEY) >= first).order_by(*_KEY)))
     return tail
 
 
