@@ -39,6 +39,7 @@ from zdb.db import is_postgres
 from zdb.rating import CONVERSIONS, Event, OrderKey, PlayerId, PlayerState, Step, order_key
 from zdb.rating.kernel import compiled as kernel_compiled
 from zdb.recalculation import store, windows
+from zdb.recalculation.read_ahead import WindowReader
 from zdb.recalculation.stored_tail import StoredTail, delete_stored, read_stored_tail, stored_reports
 from zdb.timeline import stored_state
 from zdb.timeline.models import Evaluation, HistoryRow
@@ -71,25 +72,29 @@ def replay_tail(
     """Replay the time line from ``first`` (the earliest key in ``changes``) in the pass and
     write what differs from the stored rows. ``participants``: the players of changed events
     with the keys of those events (their states before the change are needed)."""
-    stored = read_stored_tail(session, first)
-    initial = initial_states(session, stored, first, [pid for pid, _ in participants])
-    timeline, versions = tail_events(session, first)
+    heads = [head for head in windows.load_heads(session, since=first[0]) if head[0] >= first]
+    # The tail's tournaments are read on a second connection while this one reads the stored
+    # rows (``read_ahead``: on this transaction's snapshot; they are committed versions).
+    with WindowReader(session, windows.window_versions(heads)) as reader:
+        stored = read_stored_tail(session, first)
+        initial = initial_states(session, stored, first, [pid for pid, _ in participants])
+        timeline = tail_events(session, first, heads, reader)
     steps = replayed(initial, timeline)
+    versions = {key[3]: version for key, version in heads}
     return write_differences(session, steps, versions=versions, stored=stored, changes=changes, initial=initial)
 
 
-def tail_events(session: Session, first: OrderKey) -> tuple[list[Event], dict[int, int]]:
-    """The time line from ``first`` on, in order (its tournaments read window by window as the
-    full run reads them), and each tournament's current version."""
-    heads = [head for head in windows.load_heads(session, since=first[0]) if head[0] >= first]
+def tail_events(session: Session, first: OrderKey, heads: Sequence[windows.Head], reader: WindowReader) -> list[Event]:
+    """The time line from ``first`` on, in order: the tournaments of ``heads`` (as ``reader``
+    reads them), the start ratings and the conversions."""
     others: list[Event] = [s for s in stored_state.load_start_ratings(session) if order_key(s) >= first]
     others += [c for c in CONVERSIONS if order_key(c) >= first]
-    return list(windows.windowed_timeline(session, heads, others)), {key[3]: version for key, version in heads}
+    return list(windows.windowed_timeline(session, heads, others, read=reader))
 
 
 def replayed(initial: Mapping[PlayerId, PlayerState], timeline: Sequence[Event]) -> list[Step]:
     """The tail's steps, from the compiled pass."""
-    return list(compiled_steps(initial, timeline))
+    return list(compiled_steps(initial, timeline, conversions_in_pass=True))
 
 
 def initial_states(
@@ -143,7 +148,7 @@ def write_differences(
                 now.update(step.outputs)
             continue
         conversion = key[1] == _CONVERSION_PHASE
-        if dirty.isdisjoint(players) and (not conversion or dirty.isdisjoint(step.inputs)):
+        if dirty.isdisjoint(players) and not (conversion and any(pid in step.inputs for pid in dirty)):
             continue
         version = versions.get(key[3]) if key[1] == 1 else None
         # A conversion converts each player alone: only those whose state differs may change.
