@@ -10,7 +10,7 @@ reference: the tests hold every figure of the pass to it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 import numpy as np
@@ -23,6 +23,7 @@ from zdb.rating import (
     CONVERSIONS,
     Conversion,
     Game,
+    OrderKey,
     Participant,
     PlayerId,
     PlayerState,
@@ -179,6 +180,7 @@ def compiled_steps(
     machine: Machine | None = None,
     *,
     conversions_in_pass: bool = False,
+    joins: Sequence[tuple[OrderKey, PlayerId, PlayerState]] = (),
 ) -> Iterator[Step]:
     """``zdb.rating.replay_steps`` with the tournaments evaluated in the compiled pass: the same
     steps, one at a time and in order, for callers that store steps as they come. Runs of up to
@@ -186,8 +188,10 @@ def compiled_steps(
     batch's columns; conversions and start ratings are applied by the engine (``apply_event``)
     to the states as the pass holds them, or, with ``conversions_in_pass``, a conversion by the
     pass (for a caller that reads a few of its players' states: they are made when read,
-    ``ConvertedStates``). Without numba (``machine`` none and none compiled), the engine's own
-    replay."""
+    ``ConvertedStates``). ``joins`` (in the order of their keys): players whose state is set
+    just before the first event at or after a key (each without a rating in ``initial_states``
+    and without an event before it). Without numba (``machine`` none and none compiled), the
+    engine's own replay."""
     machine = machine or compiled()
     if machine is None:  # pragma: no cover - numba is a dependency; the engine's path is tested
         yield from replay_steps(initial_states, timeline)
@@ -195,7 +199,15 @@ def compiled_steps(
     arrays = new_arrays(initial_states)
     run: list[Tournament] = []
     run_rules = -1
+    joined = 0
     for event in timeline:
+        if joined < len(joins):
+            key = order_key(event)
+            while joined < len(joins) and joins[joined][0] <= key:
+                _, pid, state = joins[joined]
+                # No event of his came before: set now, his state is the same when his run is evaluated.
+                arrays.set_state(arrays.number[pid], state)
+                joined += 1
         if isinstance(event, Tournament):
             rules = arrays.rule_of(event.end_date)
             if run and (rules != run_rules or len(run) == CHUNK):

@@ -36,13 +36,14 @@ from sqlalchemy.orm import Session
 
 from zdb.compiled_replay.driver import compiled_steps
 from zdb.db import is_postgres
-from zdb.rating import CONVERSIONS, Event, OrderKey, PlayerId, PlayerState, Step, order_key
+from zdb.rating import CONVERSIONS, EMPTY_STATE, Event, OrderKey, PlayerId, PlayerState, Step, order_key
 from zdb.rating.kernel import compiled as kernel_compiled
 from zdb.recalculation import store, windows
 from zdb.recalculation.read_ahead import WindowReader
 from zdb.recalculation.stored_tail import StoredTail, delete_stored, read_stored_tail, stored_reports
 from zdb.timeline import stored_state
 from zdb.timeline.models import Evaluation, HistoryRow
+from zdb.timeline.stored_state import state_from_columns
 
 __all__ = ["TailResult", "available", "replay_tail"]
 
@@ -75,11 +76,12 @@ def replay_tail(
     heads = [head for head in windows.load_heads(session, since=first[0]) if head[0] >= first]
     # The tail's tournaments are read on a second connection while this one reads the stored
     # rows (``read_ahead``: on this transaction's snapshot; they are committed versions).
+    conversions = sorted(key for key in map(order_key, CONVERSIONS) if key >= first)
     with WindowReader(session, windows.window_versions(heads)) as reader:
-        stored = read_stored_tail(session, first)
-        initial = initial_states(session, stored, first, [pid for pid, _ in participants])
+        stored = read_stored_tail(session, first, conversions)
+        initial, joins = initial_states(session, stored, first, [pid for pid, _ in participants], conversions)
         timeline = tail_events(session, first, heads, reader)
-    steps = replayed(initial, timeline)
+    steps = replayed(initial, timeline, joins)
     versions = {key[3]: version for key, version in heads}
     return write_differences(session, steps, versions=versions, stored=stored, changes=changes, initial=initial)
 
@@ -92,22 +94,48 @@ def tail_events(session: Session, first: OrderKey, heads: Sequence[windows.Head]
     return list(windows.windowed_timeline(session, heads, others, read=reader))
 
 
-def replayed(initial: Mapping[PlayerId, PlayerState], timeline: Sequence[Event]) -> list[Step]:
+def replayed(
+    initial: Mapping[PlayerId, PlayerState],
+    timeline: Sequence[Event],
+    joins: Sequence[tuple[OrderKey, PlayerId, PlayerState]],
+) -> list[Step]:
     """The tail's steps, from the compiled pass."""
-    return list(compiled_steps(initial, timeline, conversions_in_pass=True))
+    return list(compiled_steps(initial, timeline, conversions_in_pass=True, joins=joins))
 
 
 def initial_states(
-    session: Session, stored: StoredTail, first: OrderKey, participants: Sequence[PlayerId]
-) -> dict[PlayerId, PlayerState]:
-    """Every tail player's state just before ``first``: his first stored row's state before it,
-    or (a player with no stored row in the tail) his stored state before ``first``."""
-    states = stored.states_before_first()
-    missing = [pid for pid in dict.fromkeys(participants) if pid not in states]
-    found = stored_state.states_before(session, [(pid, first) for pid in missing])
-    for pid in missing:
+    session: Session,
+    stored: StoredTail,
+    first: OrderKey,
+    participants: Sequence[PlayerId],
+    conversions: Sequence[OrderKey],
+) -> tuple[dict[PlayerId, PlayerState], list[tuple[OrderKey, PlayerId, PlayerState]]]:
+    """Every tail player's state just before ``first``, and the players who join the pass later.
+
+    A player's first stored row in the tail (a conversion's not read) holds his state before it,
+    as it is in the new time line too unless he plays in a changed event (those are read with
+    ``states_before``). Where a conversion of the tail lies before that row, the state is the
+    converted one: such a player joins the pass just before that row's position (without a
+    rating until then, so that the pass does not convert him again)."""
+    wanted = set(participants)
+    before = conversions[0] if conversions else None
+    states: dict[PlayerId, PlayerState] = {}
+    joins: list[tuple[OrderKey, PlayerId, PlayerState]] = []
+    for pid, row in stored.first_rows().items():
+        if pid in wanted:
+            continue
+        key: OrderKey = (row[0], row[1], row[2], row[3])
+        state = state_from_columns(row[6], row[7], row[8])
+        if before is None or key < before:
+            states[pid] = state
+        else:
+            states[pid] = EMPTY_STATE
+            joins.append((key, pid, state))
+    found = stored_state.states_before(session, [(pid, first) for pid in wanted])
+    for pid in wanted:
         states[pid] = found[(pid, first)]
-    return states
+    joins.sort(key=itemgetter(0))
+    return states, joins
 
 
 def write_differences(
@@ -148,6 +176,9 @@ def write_differences(
                 now.update(step.outputs)
             continue
         conversion = key[1] == _CONVERSION_PHASE
+        if conversion:
+            stored.add_conversion_rows(session, key, list(dirty))
+            players = stored.players(key)
         if dirty.isdisjoint(players) and not (conversion and any(pid in step.inputs for pid in dirty)):
             continue
         version = versions.get(key[3]) if key[1] == 1 else None

@@ -9,7 +9,8 @@ change is the new one), and the rows themselves are what the comparison reads.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, KeysView, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any
 
@@ -42,13 +43,17 @@ _COLUMNS: tuple[Any, ...] = (
 #: leftover, new rating, index, leftover, evaluated, and where it is stored (``delete_stored``)
 Row = tuple[Any, ...]
 _VERSION, _OLD, _NEW, _FLAG, _AT = 5, 6, 9, 12, 13
+#: the order key's phase of a conversion (``zdb.rating.timeline.order_key``)
+_CONVERSION_PHASE = 2
 
 
 class StoredTail:
     """The stored history rows from a position on, by step and player."""
 
-    def __init__(self) -> None:
+    def __init__(self, conversions: Iterable[OrderKey] = ()) -> None:
         self._rows: dict[OrderKey, dict[PlayerId, Row]] = {}
+        #: stored steps with rows, conversions included (whose rows are read only when asked for)
+        self._keys: set[OrderKey] = set(conversions)
         self._first: dict[PlayerId, Row] = {}
         self._last: dict[PlayerId, Row] = {}
 
@@ -61,6 +66,7 @@ class StoredTail:
             if key is None or row[3] != key[3] or row[2] != key[2] or row[1] != key[1] or row[0] != key[0]:
                 key = (row[0], row[1], row[2], row[3])
                 players = steps.setdefault(key, {})
+                self._keys.add(key)
             pid = str(row[4])
             players[pid] = row
             if pid not in first:
@@ -68,9 +74,29 @@ class StoredTail:
             last[pid] = row
 
     @property
-    def step_keys(self) -> KeysView[OrderKey]:
+    def step_keys(self) -> AbstractSet[OrderKey]:
         """The keys of the stored steps with rows."""
-        return self._rows.keys()
+        return self._keys
+
+    def first_rows(self) -> Mapping[PlayerId, Row]:
+        """Each player's first row in the tail (a conversion's not counted)."""
+        return self._first
+
+    def add_conversion_rows(self, session: Session, key: OrderKey, pids: Sequence[PlayerId]) -> None:
+        """Read the stored rows of ``pids`` at conversion ``key`` (those that have one)."""
+        if not pids or key not in self._keys:
+            return
+        h = HistoryRow.__table__
+        columns = [h.c[name] for name in ("event_date", "event_phase", "event_text", "event_id", "player_pkz")]
+        chosen = keys_table(columns, [(*key, int(pid)) for pid in pids])
+        query = select(*_COLUMNS).join(chosen, and_(*(c == chosen.c[c.key] for c in columns)))
+        players = self._rows.setdefault(key, {})
+        for row in stream_rows(session, query, server_side=False):
+            pid = str(row[4])
+            players[pid] = row
+            last = self._last.get(pid)
+            if last is None or tuple(last[:4]) < key:
+                self._last[pid] = row
 
     def players(self, key: OrderKey) -> Mapping[PlayerId, Row]:
         """The stored rows of step ``key`` by player (none if it has none)."""
@@ -85,10 +111,6 @@ class StoredTail:
         """``pid``'s stored state before step ``key`` (a player of it)."""
         row = self._rows[key][pid]
         return state_from_columns(row[_OLD], row[_OLD + 1], row[_OLD + 2])
-
-    def states_before_first(self) -> dict[PlayerId, PlayerState]:
-        """Each player's state before his first stored row in the tail."""
-        return {pid: state_from_columns(r[_OLD], r[_OLD + 1], r[_OLD + 2]) for pid, r in self._first.items()}
 
     def state_after_last(self, pid: PlayerId) -> PlayerState | None:
         """``pid``'s state after his last stored row in the tail (his stored current state; None:
@@ -148,10 +170,19 @@ def _flags(step: Step) -> dict[PlayerId, bool]:
     return dict(zip(columns.pids[a:b], columns.stored[a:b].tolist(), strict=True))
 
 
-def read_stored_tail(session: Session, first: OrderKey) -> StoredTail:
-    """The stored history rows from ``first`` on, in one ordered range scan of the primary key."""
-    tail = StoredTail()
-    tail.add_rows(stream_rows(session, select(*_COLUMNS).where(tuple_(*_KEY) >= first).order_by(*_KEY)))
+def read_stored_tail(session: Session, first: OrderKey, conversions: Sequence[OrderKey]) -> StoredTail:
+    """The stored history rows from ``first`` on but the ``conversions``' (the tail's), in one
+    ordered range scan of the primary key."""
+    stored_conversions = [
+        key
+        for key in conversions
+        if session.execute(select(HistoryRow.player_pkz).where(tuple_(*_KEY) == key).limit(1)).first() is not None
+    ]
+    tail = StoredTail(stored_conversions)
+    # A conversion's rows (every rated player's, 85,000 at scale 1) are read only for the players
+    # compared there (``add_conversion_rows``).
+    query = select(*_COLUMNS).where(tuple_(*_KEY) >= first, HistoryRow.event_phase != _CONVERSION_PHASE)
+    tail.add_rows(stream_rows(session, query.order_by(*_KEY)))
     return tail
 
 
