@@ -6,20 +6,23 @@ meets. On PostgreSQL with the compiled pass (numba installed, ``ZDB_COMPILED_KER
 this module replaces it: the whole tail from the first change on is replayed in the pass, which
 evaluates a year of tournaments in less time than the walk spends deciding which to evaluate.
 
-1. The stored history rows of the tail are read in one statement, as columns. They serve twice:
-   a player's first stored row in the tail holds his state just before the first change (nothing
-   of his changed before it: the stored time line up to there is the new one), and every row is
-   what the new steps are compared with. Players of changed events with no stored row in the
-   tail (a newcomer, a late start rating's player) are read with ``states_before`` in one more.
-2. The tail's tournaments are read window by window as the full run reads them (``windows``),
-   with the start ratings and conversions from the first change on.
-3. The tail is replayed from those states by ``zdb.compiled_replay.compiled_steps``.
-4. The new steps' rows are compared with the stored ones (``compare``): steps at changed keys
-   are written whole, keys no longer on the time line deleted, and of the other steps only the
-   history rows that differ are deleted and written again. A stored tournament counts as
-   evaluated anew only where a history row of it differs (one whose participants' states before
-   it are the stored ones reports as stored: its evaluation reads nothing else), and only its
-   report rows are read and compared. The rows that differ are deleted where they are stored
+1. The stored history rows of the tail are read in one statement (``stored_tail``; a
+   conversion's only for the players compared there). They serve twice: a player's first stored
+   row in the tail holds his state just before it (nothing of his changed before it: the stored
+   time line up to there is the new one), and every row is what the new steps are compared
+   with. The players of changed events are read with ``states_before`` in one more; a player
+   first met after a conversion joins the pass there (``initial_states``).
+2. Meanwhile the tail's tournaments are read on a second connection as the full run reads them
+   (``read_ahead``), with the start ratings and conversions from the first change on.
+3. The tail is replayed from those states by ``zdb.compiled_replay.compiled_steps``, a
+   conversion in the pass too.
+4. The new steps are compared with the stored rows only where a player's state may differ, as
+   the incremental replay decides (``write_differences``): steps at changed keys are written
+   whole, keys no longer on the time line deleted, and of the other steps only the history rows
+   that differ are deleted and written again. A stored tournament counts as evaluated anew only
+   where a history row of it differs (one whose participants' states before it are the stored
+   ones reports as stored: its evaluation reads nothing else), and only its report rows are read
+   and compared. The rows that differ are deleted where they are stored
    (``stored_tail.delete_stored``), the new ones copied.
 
 The walk stays as the reference and as the path on SQLite and without numba; the tests hold

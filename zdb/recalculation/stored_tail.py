@@ -4,7 +4,9 @@ A late change replayed in the compiled pass (``compiled_tail``) needs two things
 tail of the time line: every player's state just before the first change, and every stored row
 the new steps are compared with. One ordered range scan of the history's primary key gives both:
 a player's first row in the tail holds his state before it (the stored time line up to the first
-change is the new one), and the rows themselves are what the comparison reads.
+change is the new one), and the rows themselves are what the comparison reads. A conversion's
+rows (every rated player's) are left out of the scan and read only for the players compared at
+it (``add_conversion_rows``).
 """
 
 from __future__ import annotations
