@@ -31,7 +31,7 @@ both to the from-scratch evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -72,11 +72,14 @@ def replay_tail(
     first: OrderKey,
     changes: Mapping[OrderKey, Event | None],
     participants: Sequence[tuple[PlayerId, OrderKey]],
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> TailResult:
     """Replay the time line from ``first`` (the earliest key in ``changes``) in the pass and
     write what differs from the stored rows. ``participants``: the players of changed events
-    with the keys of those events (their states before the change are needed)."""
+    with the keys of those events (their states before the change are needed). ``progress`` is
+    told the tournaments of the tail before the replay and once it is done."""
     heads = [head for head in windows.load_heads(session, since=first[0]) if head[0] >= first]
+    progress(0, len(heads))
     # The tail's tournaments are read on a second connection while this one reads the stored
     # rows (``read_ahead``: on this transaction's snapshot; they are committed versions).
     conversions = sorted(key for key in map(order_key, CONVERSIONS) if key >= first)
@@ -85,6 +88,7 @@ def replay_tail(
         initial, joins = initial_states(session, stored, first, [pid for pid, _ in participants], conversions)
         timeline = tail_events(session, first, heads, reader)
     steps = replayed(initial, timeline, joins)
+    progress(len(heads), len(heads))
     versions = {key[3]: version for key, version in heads}
     return write_differences(session, steps, versions=versions, stored=stored, changes=changes, initial=initial)
 

@@ -289,7 +289,7 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
     participants = [(pid, key) for key, event in changes.items() if event is not None for pid in _participants(event)]
     if compiled_tail.available(session):
         # PostgreSQL with the compiled pass: the tail replayed from states (``compiled_tail``).
-        tail = compiled_tail.replay_tail(session, first, changes, participants)
+        tail = compiled_tail.replay_tail(session, first, changes, participants, progress)
         evaluated, final_states, removed = tail.evaluated, tail.final_states, tail.removed
         touched_tournaments = tail.touched_tournaments
     else:
