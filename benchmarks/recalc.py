@@ -240,7 +240,8 @@ def _full_and_late(url: str, late_file: str) -> dict[str, Any]:
 #: ``walk`` holds the ``walk_`` phases (and reading the stored steps as keys and players);
 #: ``compare`` includes deleting the stored rows that differ (mending); ``read_states`` is the
 #: participants' states read in one statement before the walk, ``read_states_one_by_one`` the
-#: few the walk reads itself
+#: few the walk reads itself. ``tail`` is the run from states (``compiled_tail``, PostgreSQL with
+#: the compiled pass) and holds the ``tail_`` phases; ``write`` is inside ``tail_compare_and_write``
 _LATE_PHASES = (
     ("zdb.timeline.stored_state", "states_before", "read_states"),
     ("zdb.timeline.stored_state", "state_before", "read_states_one_by_one"),
@@ -249,6 +250,14 @@ _LATE_PHASES = (
     ("zdb.tournaments.engine_view", "load_tournaments", "walk_load_tournaments"),
     ("zdb.rating.replay", "evaluate_tournaments", "walk_evaluate"),
     ("zdb.recalculation.mending", "mend", "compare"),
+    ("zdb.recalculation.compiled_tail", "replay_tail", "tail"),
+    ("zdb.recalculation.compiled_tail", "read_stored_tail", "tail_read_stored_rows"),
+    ("zdb.recalculation.compiled_tail", "initial_states", "tail_initial_states"),
+    ("zdb.recalculation.compiled_tail", "tail_events", "tail_read_tournaments"),
+    ("zdb.recalculation.compiled_tail", "replayed", "tail_pass"),
+    ("zdb.recalculation.compiled_tail", "write_differences", "tail_compare_and_write"),
+    ("zdb.recalculation.compiled_tail", "stored_reports", "tail_read_reports"),
+    ("zdb.recalculation.compiled_tail", "delete_stored", "tail_delete_stale_rows"),
     ("zdb.recalculation.store", "delete_history_at", "write"),
     ("zdb.recalculation.store", "delete_evaluations", "write"),
     ("zdb.recalculation.store", "write_steps", "write"),

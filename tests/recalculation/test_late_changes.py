@@ -1,9 +1,12 @@
-"""Late changes through the incremental run, on PostgreSQL and on SQLite: the run reads the
-stored steps as keys and players, a step's history rows only where the replay applies it
-again (a conversion's only for the players whose state changed), and the participants' stored
-states before a changed event in one statement. Each scenario ends in a database equal to the
-from-scratch evaluation of every tournament (``verify``) and to a from-scratch run's export: a
-row written wrong, left stale or missing fails it."""
+"""Late changes through the incremental run, each on both of its paths. On PostgreSQL with the
+compiled pass the tail is replayed from the players' states before the first change and only
+the rows that differ are written (``compiled_tail``). The walk (SQLite, or no numba; here also
+on PostgreSQL with the pass declined) reads the stored steps as keys and players, a step's
+history rows only where the replay applies it again (a conversion's only for the players whose
+state changed), and the participants' stored states before a changed event in one statement.
+Each scenario ends in a database equal to the from-scratch evaluation of every tournament
+(``verify``) and to a from-scratch run's export: a row written wrong, left stale or missing
+fails it."""
 
 from __future__ import annotations
 
@@ -18,10 +21,40 @@ from tests.conftest import VECTORS
 from tests.db.scenario import differences, exported, recalc, submit
 from zdb.db import engine_for, unit_of_work
 from zdb.players.models import Player
-from zdb.rating import OrderKey, PlayerId
+from zdb.rating import OrderKey, PlayerId, kernel
+from zdb.recalculation import compiled_tail, recalculate
 from zdb.timeline.stored_state import states_before
 
 REPLAY = VECTORS["replays"][0]
+
+#: the path each incremental run of a test took ("tail" or "walk"), and the one it must take
+_PATHS: dict[str, Any] = {"expected": None, "taken": []}
+
+
+@pytest.fixture(params=["postgresql", "postgresql-walk", "sqlite"])
+def database_url(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The late cases on PostgreSQL through the compiled pass from states, on PostgreSQL through
+    the walk (the path without numba: the pass declined) and on SQLite (the walk)."""
+    postgres = request.param.startswith("postgresql")
+    if request.param == "postgresql-walk":
+        monkeypatch.setattr(compiled_tail, "available", lambda session: False)
+    expected = "tail" if request.param == "postgresql" and kernel.compiled() is not None else "walk"
+    taken: list[str] = []
+    _PATHS.update(expected=expected, taken=taken)
+    replay_tail, walked = compiled_tail.replay_tail, recalculate._walked
+
+    def tail(*args: Any, **kwargs: Any) -> Any:
+        taken.append("tail")
+        return replay_tail(*args, **kwargs)
+
+    def walk(*args: Any, **kwargs: Any) -> Any:
+        taken.append("walk")
+        return walked(*args, **kwargs)
+
+    monkeypatch.setattr(compiled_tail, "replay_tail", tail)
+    monkeypatch.setattr(recalculate, "_walked", walk)
+    return str(request.getfixturevalue("postgres_url" if postgres else "sqlite_url"))
+
 
 #: rated players of the scenarios, their initial states (rating, index)
 _RATED = {f"R{k}": (1350 + 90 * k, 8 + k) for k in range(1, 9)}
@@ -69,8 +102,11 @@ def _loaded(url: str) -> dict[str, Any]:
 def _incrementally_consistent(url: str) -> dict[str, Any]:
     """Run the incremental recalculation; the database must then equal the from-scratch
     evaluation, and a from-scratch run must leave every figure as it is."""
+    taken: list[str] = _PATHS["taken"]
+    taken.clear()
     outcome = recalc(url)
     assert outcome.ran and outcome.clean and not outcome.from_scratch
+    assert taken == [_PATHS["expected"]]
     assert differences(url) == []
     incremental = exported(url)
     assert recalc(url, from_scratch=True).from_scratch

@@ -10,7 +10,7 @@ reference: the tests hold every figure of the pass to it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 import numpy as np
@@ -23,6 +23,7 @@ from zdb.rating import (
     CONVERSIONS,
     Conversion,
     Game,
+    OrderKey,
     Participant,
     PlayerId,
     PlayerState,
@@ -40,7 +41,16 @@ from zdb.rating import (
 from zdb.rating.columns import STAGE_CODES, ReportColumns
 from zdb.rating.kernel import compiled as kernel_compiled
 
-__all__ = ["CHUNK", "CompiledReplay", "compiled_replay", "compiled_steps", "run_pass", "streamed_steps", "warm_up"]
+__all__ = [
+    "CHUNK",
+    "CompiledReplay",
+    "ConvertedStates",
+    "compiled_replay",
+    "compiled_steps",
+    "run_pass",
+    "streamed_steps",
+    "warm_up",
+]
 
 
 class CompiledReplay:
@@ -168,13 +178,20 @@ def compiled_steps(
     initial_states: Mapping[PlayerId, PlayerState],
     timeline: Iterable[Tournament | Conversion | StartRating],
     machine: Machine | None = None,
+    *,
+    conversions_in_pass: bool = False,
+    joins: Sequence[tuple[OrderKey, PlayerId, PlayerState]] = (),
 ) -> Iterator[Step]:
     """``zdb.rating.replay_steps`` with the tournaments evaluated in the compiled pass: the same
     steps, one at a time and in order, for callers that store steps as they come. Runs of up to
     ``CHUNK`` tournaments under one rule set go through the pass at once, their reports as one
     batch's columns; conversions and start ratings are applied by the engine (``apply_event``)
-    to the states as the pass holds them. Without numba (``machine`` none and none compiled),
-    the engine's own replay."""
+    to the states as the pass holds them, or, with ``conversions_in_pass``, a conversion by the
+    pass (for a caller that reads a few of its players' states: they are made when read,
+    ``ConvertedStates``). ``joins`` (in the order of their keys): players whose state is set
+    just before the first event at or after a key (each without a rating in ``initial_states``
+    and without an event before it). Without numba (``machine`` none and none compiled), the
+    engine's own replay."""
     machine = machine or compiled()
     if machine is None:  # pragma: no cover - numba is a dependency; the engine's path is tested
         yield from replay_steps(initial_states, timeline)
@@ -182,7 +199,15 @@ def compiled_steps(
     arrays = new_arrays(initial_states)
     run: list[Tournament] = []
     run_rules = -1
+    joined = 0
     for event in timeline:
+        if joined < len(joins):
+            key = order_key(event)
+            while joined < len(joins) and joins[joined][0] <= key:
+                _, pid, state = joins[joined]
+                # No event of his came before: set now, his state is the same when his run is evaluated.
+                arrays.set_state(arrays.number[pid], state)
+                joined += 1
         if isinstance(event, Tournament):
             rules = arrays.rule_of(event.end_date)
             if run and (rules != run_rules or len(run) == CHUNK):
@@ -196,6 +221,9 @@ def compiled_steps(
         if isinstance(event, StartRating):
             p = arrays.player(event.pid)
             step = apply_event(event, {event.pid: arrays.state_of(p)})
+        elif conversions_in_pass:
+            yield _converted_in_pass(arrays, event, machine)
+            continue
         else:
             rated = np.flatnonzero(arrays.has_rating).tolist()
             step = apply_event(event, {arrays.pids[p]: arrays.state_of(p) for p in rated})
@@ -203,6 +231,54 @@ def compiled_steps(
             arrays.set_state(arrays.number[pid], state)
         yield step
     yield from _run_steps(arrays, run, machine)
+
+
+class ConvertedStates(Mapping[PlayerId, PlayerState]):
+    """The states of a conversion's players (those with a rating before it) as the pass held
+    them before or after it, each made when read: a conversion has every rated player (85,000
+    at scale 1), and an incremental run reads a few of them."""
+
+    __slots__ = ("_index", "_leftover", "_number", "_pids", "_rated", "_rating")
+
+    def __init__(
+        self, arrays: TimelineArrays, rated: NDArray[np.bool_], rating: NDArray[np.int64], index: NDArray[np.int64]
+    ) -> None:
+        self._pids, self._number = arrays.pids, arrays.number
+        self._rated, self._rating, self._index = rated, rating, index
+        # A conversion leaves the leftover games as they are; the pool's slots may be compacted
+        # later, so the few players' games are read now.
+        carrying = np.flatnonzero(rated & (arrays.lo_len > 0)).tolist()
+        self._leftover = {p: arrays.leftover(int(arrays.lo_start[p]), int(arrays.lo_len[p])) for p in carrying}
+
+    def _at(self, pid: object) -> int | None:
+        p = self._number.get(pid)  # type: ignore[call-overload]
+        return p if p is not None and p < self._rated.size and self._rated[p] else None
+
+    def __getitem__(self, pid: PlayerId) -> PlayerState:
+        p = self._at(pid)
+        if p is None:
+            raise KeyError(pid)
+        return PlayerState(int(self._rating[p]), int(self._index[p]), self._leftover.get(p, ()))
+
+    def __contains__(self, pid: object) -> bool:
+        return self._at(pid) is not None
+
+    def __iter__(self) -> Iterator[PlayerId]:
+        pids = self._pids
+        return (pids[p] for p in np.flatnonzero(self._rated).tolist())
+
+    def __len__(self) -> int:
+        return int(self._rated.sum())
+
+
+def _converted_in_pass(arrays: TimelineArrays, conversion: Conversion, machine: Machine) -> Step:
+    """A conversion applied by the pass to the states it holds, as a step."""
+    rated = arrays.has_rating.copy()
+    before = ConvertedStates(arrays, rated, arrays.rating.copy(), arrays.index.copy())
+    arrays.load([conversion])
+    run_pass(arrays, machine)
+    after = ConvertedStates(arrays, rated, arrays.rating.copy(), arrays.index.copy())
+    return Step(order_key(conversion), conversion, before, after)
 
 
 def _run_steps(arrays: TimelineArrays, run: list[Tournament], machine: Machine) -> list[Step]:

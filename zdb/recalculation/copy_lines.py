@@ -110,9 +110,10 @@ class HistoryLines:
         stored = {row.pid: row.stored for row in step.evaluation.rows} if step.evaluation is not None else {}
         outputs = step.outputs
         text = self._text
-        for pid, old in step.inputs.items():
-            if only is not None and pid not in only:
-                continue
+        inputs = step.inputs
+        # The players named, where they are few: a conversion's states are made when read.
+        chosen = inputs.items() if only is None else ((pid, inputs[pid]) for pid in only if pid in inputs)
+        for pid, old in chosen:
             before = text(pid, old)
             after = text(pid, outputs[pid])
             flag = _BOOL[stored.get(pid)] if is_tournament else _NULL

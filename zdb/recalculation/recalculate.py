@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -49,7 +49,7 @@ from zdb.rating import (
     replay_incremental,
 )
 from zdb.rating.entries import participant_ids
-from zdb.recalculation import impact, mending, store, windows
+from zdb.recalculation import compiled_tail, impact, mending, store, windows
 from zdb.recalculation.read_ahead import WindowReader
 from zdb.recalculation.shadow_tables import ShadowTables
 from zdb.recalculation.stored_walk import StoredWalk
@@ -292,6 +292,47 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
         changes[order_key(start)] = start
 
     first = min(changes)
+    participants = [(pid, key) for key, event in changes.items() if event is not None for pid in _participants(event)]
+    if compiled_tail.available(session):
+        # PostgreSQL with the compiled pass: the tail replayed from states (``compiled_tail``).
+        tail = compiled_tail.replay_tail(session, first, changes, participants, progress)
+        evaluated, final_states, removed = tail.evaluated, tail.final_states, tail.removed
+        touched_tournaments = tail.touched_tournaments
+    else:
+        evaluated, final_states, removed, touched_tournaments = _walked(
+            session, changes=changes, first=first, participants=participants, versions=versions, progress=progress
+        )
+    before = impact.stored_ratings(session, final_states)
+    store.write_current_ratings(session, final_states)
+    impact.record_impact(
+        session,
+        generation=generation,
+        from_scratch=False,
+        tournaments=[*touched_tournaments, *versions],
+        before=before,
+        after=final_states,
+    )
+    _mark_evaluated(session, versions, [p.id for p in pending if p.withdrawn], generation)
+    for start in starts:
+        session.execute(
+            update(StartRatingRow)
+            .where(StartRatingRow.player_pkz == int(start.pid), StartRatingRow.rating_date == start.date)
+            .values(evaluated=True)
+        )
+    return evaluated, len(final_states), removed
+
+
+def _walked(
+    session: Session,
+    *,
+    changes: dict[OrderKey, Event | None],
+    first: OrderKey,
+    participants: list[tuple[PlayerId, OrderKey]],
+    versions: dict[int, int],
+    progress: Progress,
+) -> tuple[int, Mapping[PlayerId, PlayerState], int, list[int]]:
+    """The walk over the stored steps through the engine's incremental replay (SQLite, or
+    without the compiled pass): evaluated, changed final states, removed, touched tournaments."""
     total = session.execute(
         select(func.count())
         .select_from(TournamentVersion)
@@ -308,10 +349,7 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
     # there: every participant of a changed event, read at once before the walk (nothing is
     # written before it ends, so these are the states it would read one by one), and the few
     # others it meets (a player converted anew who had no stored conversion) one at a time.
-    known = stored_state.states_before(
-        session,
-        [(pid, key) for key, event in changes.items() if event is not None for pid in _participants(event)],
-    )
+    known = stored_state.states_before(session, participants)
 
     def state_before(pid: PlayerId, key: OrderKey) -> PlayerState:
         state = known.get((pid, key))
@@ -340,21 +378,4 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
     )
     versioned = ((s, step_versions.get(s.key[3]) if s.key[1] == 1 else None) for s in result.steps)
     store.write_steps(session, versioned, only)
-    before = impact.stored_ratings(session, result.final_states)
-    store.write_current_ratings(session, result.final_states)
-    impact.record_impact(
-        session,
-        generation=generation,
-        from_scratch=False,
-        tournaments=[*touched_tournaments, *versions],
-        before=before,
-        after=result.final_states,
-    )
-    _mark_evaluated(session, versions, [p.id for p in pending if p.withdrawn], generation)
-    for start in starts:
-        session.execute(
-            update(StartRatingRow)
-            .where(StartRatingRow.player_pkz == int(start.pid), StartRatingRow.rating_date == start.date)
-            .values(evaluated=True)
-        )
-    return result.evaluated, len(result.final_states), len(result.removed)
+    return result.evaluated, result.final_states, len(result.removed), touched_tournaments

@@ -346,14 +346,14 @@ def step_copies(session: Session, *, into: Callable[[str], str] = str) -> TextCo
 def write_steps(
     session: Session,
     steps: Iterable[tuple[Step, int | None]],
-    only: Mapping[OrderKey, tuple[set[PlayerId], set[PlayerId]]] | None = None,
+    only: Mapping[OrderKey, tuple[set[PlayerId] | None, set[PlayerId] | None]] | None = None,
     *,
     into: Callable[[str], str] = str,
     copies: TextCopies | None = None,
 ) -> None:
     """Insert the history rows and evaluation rows of ``steps`` (with each tournament's
     version); for a step in ``only``, just the rows of the players named there (history,
-    evaluation). Rows are copied while ``steps`` is consumed, so a replay feeding it overlaps
+    evaluation; None: all of them). Rows are copied while ``steps`` is consumed, so a replay feeding it overlaps
     with the server storing them. ``into`` names the table that takes a table's rows (a copy
     being rebuilt, ``shadow_tables``). ``copies`` (from ``step_copies`` with the same
     ``into``, entered by the caller) carries the rows instead of copies of its own."""
@@ -367,7 +367,7 @@ def write_steps(
 def _write_steps(
     copies: TextCopies,
     steps: Iterable[tuple[Step, int | None]],
-    chosen: Mapping[OrderKey, tuple[set[PlayerId], set[PlayerId]]],
+    chosen: Mapping[OrderKey, tuple[set[PlayerId] | None, set[PlayerId] | None]],
     into: Callable[[str], str],
 ) -> None:
     history = HistoryLines()

@@ -23,6 +23,7 @@ holds exactly what the heads named.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import date
 from operator import itemgetter
 
 from sqlalchemy import and_, select
@@ -45,14 +46,17 @@ WINDOW = 1000
 Head = tuple[OrderKey, int]
 
 
-def load_heads(session: Session) -> list[Head]:
-    """The order key and current version of every tournament that is not withdrawn."""
+def load_heads(session: Session, since: date | None = None) -> list[Head]:
+    """The order key and current version of every tournament that is not withdrawn (ending on
+    or after ``since`` if given: the tail of a late change)."""
     v, t = TournamentVersion, TournamentRecord
     query = (
         select(v.end_date, v.acronym, v.tournament_id, v.version)
         .join(t, and_(t.id == v.tournament_id, t.current_version == v.version))
         .where(t.status != "withdrawn")
     )
+    if since is not None:
+        query = query.where(v.end_date >= since)
     return [((end_date, 1, acronym, tid), version) for end_date, acronym, tid, version in session.execute(query)]
 
 
