@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from zdb.formats.trf import parse_trf
-from zdb.formats.trf.model import Severity, TrfByeRecord, TrfProblem, TrfTeam, TrfTeamBye
+from zdb.formats.trf.controls import field_at
+from zdb.formats.trf.model import Severity, TrfByeRecord, TrfNationalRecord, TrfProblem, TrfTeam, TrfTeamBye
+from zdb.formats.trf.players import parse_national
 from zdb.formats.trf.problems import Problems
 from zdb.formats.trf.teams import parse_013, parse_240, parse_320, parse_330
 
@@ -103,3 +105,61 @@ def test_a_problem_names_its_record_line_column_and_field() -> None:
     assert str(TrfProblem(7, Severity.ERROR, "bad", "round 3", 97)) == "line 7, column 97, round 3: bad"
     assert str(TrfProblem(None, Severity.WARNING, "odd", record="player 7")) == "player 7: odd"
     assert str(TrfProblem(None, Severity.WARNING, "odd")) == "file: odd"
+
+
+def _national(national_id: str, rating: str = "2050", birth: str = "") -> str:
+    """A GER national line of player 2 by the NRS columns: sex 10, name 15-47, rating 49-52,
+    origin 54-56, national number 58-68, birth date 70-79."""
+    line = (
+        "GER    2 w    " + "Vogel, Petra".ljust(33) + " " + rating.rjust(4) + " " + "   " + " " + national_id.ljust(11)
+    )
+    return (line + " " + birth).rstrip()
+
+
+def _read_national(line: str) -> tuple[TrfNationalRecord | None, tuple[TrfProblem, ...]]:
+    problems = Problems()
+    return parse_national(line, 8, problems), problems.result()
+
+
+def test_a_ger_national_number_with_the_zps_ended_by_its_letter() -> None:
+    # "C0327123": a five-character ZPS whose letter shows it is no person number, then member 123
+    record, problems = _read_national(_national("C0327123"))
+    assert record is not None and problems == ()
+    assert (record.club_code, record.member_no, record.person_no) == ("C0327", "123", None)
+    assert (record.sex, record.name, record.rating) == ("w", "Vogel, Petra", 2050)
+
+
+def test_a_national_lines_unreadable_values_are_named() -> None:
+    record, problems = _read_national(_national("X12", rating="20x0"))
+    assert record is not None and (record.rating, record.club_code, record.person_no) == (None, None, None)
+    assert problems == (
+        TrfProblem(8, Severity.WARNING, "national rating '20x0' is not a number", "national rating"),
+        TrfProblem(
+            8,
+            Severity.WARNING,
+            "GER national number 'X12' is neither ZPS and membership number nor a person number",
+            "national number",
+        ),
+    )
+    _, problems = _read_national(_national("10126-3", birth="1990/13/45"))
+    assert [(p.line, p.severity, p.field) for p in problems] == [(8, Severity.ERROR, "birth date")]
+
+
+def test_a_title_written_in_small_letters_is_the_title() -> None:
+    player = LINES[5][:10] + "wgm" + LINES[5][13:]  # columns 11-13
+    document = parse_trf("\n".join([*LINES[:5], player]) + "\n")
+    assert document.players[0].title == "WGM"
+
+
+def test_a_column_between_a_player_lines_fields_is_its_layout() -> None:
+    # 1-3 code, 5-8 start number, 10 sex, 11-13 title, 14-47 name, 49-52 rating, 54-56 federation,
+    # 58-68 id, 70-80 birth date, 81-84 points, 86-89 rank, rounds from 92
+    assert [field_at("001", column, True) for column in (4, 9, 48, 53, 57, 69, 85, 90, 91)] == ["layout"] * 9
+    assert [field_at("001", column, True) for column in (3, 5, 47, 92, 101, 102)] == [
+        "record code",
+        "start number",
+        "name",
+        "round 1",
+        "round 1",
+        "round 2",
+    ]
