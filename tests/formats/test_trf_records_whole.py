@@ -14,7 +14,7 @@ from zdb.formats.trf.controls import field_at
 from zdb.formats.trf.model import Severity, TrfByeRecord, TrfNationalRecord, TrfProblem, TrfTeam, TrfTeamBye
 from zdb.formats.trf.players import parse_national
 from zdb.formats.trf.problems import Problems
-from zdb.formats.trf.teams import parse_013, parse_240, parse_320, parse_330
+from zdb.formats.trf.teams import parse_013, parse_240, parse_310, parse_320, parse_330
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "open.trf"
 LINES = EXAMPLE.read_text(encoding="utf-8").splitlines()
@@ -163,3 +163,41 @@ def test_a_column_between_a_player_lines_fields_is_its_layout() -> None:
         "round 1",
         "round 2",
     ]
+
+
+def _team_310(number: str, name: str, rank: str = "  1", strength: str = "") -> str:
+    """A 310 line by TRF26's columns: 5-7 number, 9-40 name, 42-46 nickname, 48-53 strength
+    factor, 55-60 match points, 62-67 game points, 69-71 rank, members from 74 in steps of 5."""
+    return (
+        "310 "
+        + number.rjust(3)
+        + " "
+        + name.ljust(32)
+        + " "
+        + "ROS".ljust(5)
+        + " "
+        + strength.rjust(6)
+        + " "
+        + "3.0".rjust(6)
+        + " "
+        + "5.5".rjust(6)
+        + " "
+        + rank.rjust(3)
+        + "  "
+        + "   1    2"
+    )
+
+
+def test_a_310_team_by_its_columns_and_its_problems() -> None:
+    team, problems = _problems(parse_310, _team_310("7", "Rosenheim", strength="1.25"), 3)
+    assert problems == ()
+    assert team == TrfTeam(3, 7, "Rosenheim", (1, 2), "310", "ROS", 1.25, 3.0, 5.5, 1)
+    bad, problems = _problems(parse_310, _team_310("x", "Rosenheim"), 3)
+    assert bad is None
+    assert problems == (TrfProblem(3, Severity.ERROR, "team number 'x' is not a positive number", "310", 5),)
+    odd, problems = _problems(parse_310, _team_310("7", "", rank="1x"), 3)
+    assert odd is not None and (odd.name, odd.rank) == ("", None)
+    assert problems == (
+        TrfProblem(3, Severity.WARNING, "the team has no name", "310"),
+        TrfProblem(3, Severity.WARNING, "team rank '1x' is not a number", "310"),
+    )
