@@ -1,0 +1,78 @@
+"""The checks of a round's cells, each problem whole (line, severity, field and text): a result
+without an opponent, a colour without an opponent, a cell that names nobody back, a colour given
+by one side only, an asymmetric result, and the ``013`` teams of a file that also has ``310``
+lines. The files are made here by the columns of FIDE's player section (1-3 ``001``, 5-8 start
+number, 15-47 name, 81-84 points, 86-89 rank; each round from column 92 in ten columns:
+92-95 opponent, 97 colour, 99 result), so each expectation follows from the input."""
+
+from __future__ import annotations
+
+from zdb.formats.trf import parse_trf
+from zdb.formats.trf.checks import _compare_013
+from zdb.formats.trf.model import Severity, TrfProblem, TrfTeam
+from zdb.formats.trf.problems import Problems
+
+
+def _cell(opponent: int, colour: str, result: str) -> str:
+    return f"{opponent:>4} {colour} {result}  "
+
+
+def _player(no: int, points: str, *cells: str) -> str:
+    static = f"001 {no:>4} m    {f'Player {no}':<33} {'':>4} GER {'':>11} {'':10} {points:>4} {no:>4}  "
+    assert len(static) == 91  # the rounds start at column 92
+    return (static + "".join(cells)).rstrip()
+
+
+def _problems(*players: str) -> list[tuple[int | None, Severity, str | None, str]]:
+    """The problems of the rounds (the file has no dates, and the points are not what is checked)."""
+    document = parse_trf("012 Test\n" + "".join(line + "\n" for line in players))
+    return [(p.line, p.severity, p.field, p.message) for p in document.problems if p.field == "round 1"]
+
+
+def test_a_result_or_a_colour_without_an_opponent_is_read_as_a_bye_and_told() -> None:
+    problems = _problems(
+        _player(1, "1.0", _cell(0, "-", "1")),
+        _player(2, "1.0", _cell(0, "w", "U")),
+        _player(3, "1.0", _cell(4, "w", "1")),  # a game: the round has results
+        _player(4, "0.0", _cell(3, "b", "0")),
+    )
+    assert problems == [
+        (2, Severity.WARNING, "round 1", "result '1' without an opponent; read as full-point bye"),
+        (3, Severity.WARNING, "round 1", "colour 'w' without an opponent; ignored"),
+    ]
+
+
+def test_an_opponent_whose_cell_is_blank_is_an_error_of_the_player_naming_him() -> None:
+    problems = _problems(_player(1, "1.0", _cell(2, "w", "1")), _player(2, "0.0", " " * 10))
+    assert (2, Severity.ERROR, "round 1", "player 1 has opponent 2, but player 2's cell is blank") in problems
+
+
+def test_a_colour_given_by_one_side_only_is_told_on_the_lower_numbers_line() -> None:
+    problems = _problems(_player(1, "1.0", _cell(2, "w", "1")), _player(2, "0.0", _cell(1, " ", "0")))
+    assert problems == [(2, Severity.WARNING, "round 1", "player 2 gives no colour for the game 1-2")]
+
+
+def test_an_asymmetric_result_is_told_with_its_round() -> None:
+    problems = _problems(_player(1, "0.0", _cell(2, "w", "0")), _player(2, "0.0", _cell(1, "b", "0")))
+    assert problems == [(2, Severity.WARNING, "round 1", "asymmetric result '0'/'0' between 1 and 2; not rated")]
+
+
+def _team(line: int, number: int, name: str, members: tuple[int, ...], source: str) -> TrfTeam:
+    return TrfTeam(line, number, name, members, source)
+
+
+def test_013_teams_are_compared_with_the_310_teams() -> None:
+    teams_310 = (_team(2, 1, "Rosenheim", (1, 2), "310"), _team(3, 2, "Lindenau", (3, 4), "310"))
+    same = [_team(4, 1, "Rosenheim", (1, 2), "013"), _team(5, 2, "Lindenau", (3, 4), "013")]
+    problems = Problems()
+    _compare_013(teams_310, same, problems)
+    assert problems.result() == ()
+    other = [_team(4, 1, "Rosenheim", (1, 2), "013"), _team(5, 2, "Lindenau", (3, 5), "013")]
+    problems = Problems()
+    _compare_013(teams_310, other, problems)
+    assert problems.result() == (
+        TrfProblem(5, Severity.WARNING, "013 team 2 'Lindenau' differs from its 310 line; 310 is used", "013"),
+    )
+    problems = Problems()
+    _compare_013(teams_310, same[:1], problems)
+    assert problems.result() == (TrfProblem(4, Severity.WARNING, "1 013 teams but 2 310 teams; 310 is used", "013"),)
