@@ -10,10 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from zdb.formats.list_layouts import layout
+from zdb.formats.list_layouts import layout, normalised
 from zdb.formats.list_model import Problem
-from zdb.formats.list_reader import read_spieler
+from zdb.formats.list_reader import read_spieler, read_vereine
 from zdb.formats.list_text import BOM, decode
+from zdb.formats.read_limits import ReadRefusedError
 
 DEWIS = ",".join(layout("spieler.csv", "dewis").header)
 ROW = '10000001,C0327,007,A,"Weber,Jana",W,D,1990,202511,1650,23,1700,WFM,4600001,GER'
@@ -73,3 +74,42 @@ def test_decode_takes_off_a_utf8_mark_and_keeps_a_stated_encoding() -> None:
     # a mark read under a stated single-byte encoding is text, not a mark
     assert decode(BOM + b"x", "cp1252") == ("ï»¿x", "cp1252", False)
     assert decode(BOM + b"x", "utf-8") == ("x", "utf-8", True)
+
+
+def test_a_utf16_file_without_a_mark_and_a_binary_header_are_refused() -> None:
+    with pytest.raises(ReadRefusedError) as refused:
+        read_spieler(_dewis(ROW).decode().encode("utf-16-le"))
+    assert refused.value.kind == "utf16"
+    with pytest.raises(ReadRefusedError) as refused:
+        read_spieler(b"ID,VKZ\x00,Mgl-Nr\n")
+    assert (refused.value.kind, refused.value.values) == ("binary", {"line": 1})
+
+
+def test_a_stated_encoding_is_checked_from_the_headers_first_byte() -> None:
+    _, _, fmt, problems = read_spieler(b"\xff" + _dewis(ROW), codec="utf-8")
+    assert fmt is None and problems == (Problem("spieler.csv", 1, "", "not utf-8: byte 0xFF"),)
+
+
+def test_a_header_without_a_known_column_names_its_columns() -> None:
+    _, _, fmt, problems = read_spieler(b"Spieler,Verein\nWeber,Lindenau\n")
+    assert fmt is None
+    assert problems == (Problem("spieler.csv", 1, "", "no known column in the header (Spieler, Verein)"),)
+
+
+def test_a_second_active_membership_names_the_person_and_the_first_line() -> None:
+    second = ROW.replace("C0327,007", "C0401,012")
+    _, people, _, problems = read_spieler(_dewis(ROW, second))
+    assert len(people) == 1
+    message = "a second active membership of 10000001 (the first on line 2)"
+    assert problems == (Problem("spieler.csv", 3, "Status", message),)
+
+
+def test_a_club_without_a_code_is_a_problem_of_its_line() -> None:
+    vereine = b"ZPS,LV,Verband,Vereinname\nC0327,C,C03,SK Lindenau\n,C,C03,Ohne Code\n"
+    clubs, _, problems = read_vereine(vereine)
+    assert [club.code for club in clubs] == ["C0327"]
+    assert problems == (Problem("vereine.csv", 3, "ZPS", "empty"),)
+
+
+def test_a_header_name_is_compared_without_blanks_mark_and_case() -> None:
+    assert normalised(" \ufeffFIDE-Elo ") == "fide-elo"

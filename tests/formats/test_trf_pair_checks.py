@@ -76,3 +76,31 @@ def test_013_teams_are_compared_with_the_310_teams() -> None:
     problems = Problems()
     _compare_013(teams_310, same[:1], problems)
     assert problems.result() == (TrfProblem(4, Severity.WARNING, "1 013 teams but 2 310 teams; 310 is used", "013"),)
+
+
+def _all_problems(*players: str) -> list[tuple[int | None, str | None, str]]:
+    document = parse_trf("012 Test\n" + "".join(line + "\n" for line in players))
+    return [(p.line, p.field, p.message) for p in document.problems if p.field not in ("052", "points")]
+
+
+def test_a_player_lines_odd_sex_title_and_name_are_told_on_its_line() -> None:
+    game = (_cell(2, "w", "1"), _cell(1, "b", "0"))
+    first = _player(1, "1.0", game[0])
+    odd = first[:9] + "x" + "XY" + first[12:]  # column 10 sex, 11-13 title
+    nameless = _player(2, "0.0", game[1])
+    nameless = nameless[:14] + " " * 33 + nameless[47:]
+    assert _all_problems(odd, nameless) == [
+        (2, "sex", "sex 'x' is not m or w; ignored"),
+        (2, "title", "unknown title 'XY'; kept as written"),
+        (3, "name", "the player has no name"),
+    ]
+    early = first[:13] + "P" + first[14:]  # the name one column early
+    assert (2, "name", "the name starts in column 14 instead of 15") in _all_problems(early, _player(2, "0.0", game[1]))
+
+
+def test_a_cell_after_an_unreadable_one_is_read() -> None:
+    one = _player(1, "1.0", "  x2 w 1  ", _cell(2, "w", "1"))
+    two = _player(2, "0.0", _cell(1, "b", "0"), _cell(1, "b", "0"))
+    document = parse_trf("012 Test\n" + one + "\n" + two + "\n")
+    cell = document.players[0].cell(2)
+    assert cell is not None and (cell.opponent, cell.colour, cell.result) == (2, "w", "1")
