@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from zdb.formats.trf import parse_trf
 from zdb.formats.trf.checks import _compare_013
+from zdb.formats.trf.dates import parse_birth
+from zdb.formats.trf.decode import decode
+from zdb.formats.trf.games import white_and_black
 from zdb.formats.trf.model import Severity, TrfProblem, TrfTeam
 from zdb.formats.trf.problems import Problems
 
@@ -104,3 +107,37 @@ def test_a_cell_after_an_unreadable_one_is_read() -> None:
     document = parse_trf("012 Test\n" + one + "\n" + two + "\n")
     cell = document.players[0].cell(2)
     assert cell is not None and (cell.opponent, cell.colour, cell.result) == (2, "w", "1")
+
+
+def test_the_one_colour_given_decides_both() -> None:
+    # player 1 says black, player 2 gives no colour: player 2 had white
+    document = parse_trf(
+        "012 Test\n" + _player(1, "1.0", _cell(2, "b", "1")) + "\n" + _player(2, "0.0", _cell(1, " ", "0")) + "\n"
+    )
+    one, two = document.players
+    assert white_and_black(one, one.cells[0], two.cells[0]) == (False, True)
+    assert white_and_black(two, two.cells[0], one.cells[0]) == (True, True)
+
+
+def test_a_header_number_that_is_none_is_ignored_and_told() -> None:
+    document = parse_trf("012 Test\n062 abc\n" + _player(1, "0.0") + "\n")
+    assert [(p.line, p.field, p.message) for p in document.problems if p.field == "062"] == [
+        (2, "062", "'abc' is not a number; ignored")
+    ]
+
+
+def test_birth_years_from_1850_to_2099_are_plausible() -> None:
+    # the bounds the message names ("a birth year lies between 1850 and 2099"), both included
+    assert parse_birth("1850")[:2] == (1850, None) and parse_birth("1850")[2] is None
+    assert parse_birth("2099")[:2] == (2099, None) and parse_birth("2099")[2] is None
+    assert parse_birth("1849")[2] is not None and parse_birth("2100")[2] is not None
+
+
+def test_a_file_neither_utf8_nor_windows_1252_is_read_as_latin_1() -> None:
+    # 0x81 is one of the five bytes Windows-1252 leaves undefined
+    problems = Problems()
+    text, encoding = decode(b"012 Caf\xe9 \x81\n", problems)
+    assert (text, encoding) == ("012 Caf\xe9 \x81\n", "iso-8859-1")
+    assert [(p.line, p.field, p.message) for p in problems.result()] == [
+        (1, "encoding", "the file is not valid UTF-8 (first invalid byte 0xE9); decoded as ISO-8859-1")
+    ]
