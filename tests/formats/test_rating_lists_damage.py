@@ -113,3 +113,19 @@ def test_a_club_without_a_code_is_a_problem_of_its_line() -> None:
 
 def test_a_header_name_is_compared_without_blanks_mark_and_case() -> None:
     assert normalised(" \ufeffFIDE-Elo ") == "fide-elo"
+
+
+def test_old_mac_line_ends_and_an_empty_file() -> None:
+    members, _, _, problems = read_spieler(_dewis(ROW, ROW.replace("0001,", "0002,", 1)).replace(b"\n", b"\r"))
+    assert [m.person_id for m in members] == ["10000001", "10000002"] and problems == ()
+    assert read_spieler(b"") == ((), (), None, (Problem("spieler.csv", 0, "", "empty file"),))
+
+
+def test_sex_f_no_surname_and_a_bad_club_code_are_read_as_written() -> None:
+    woman = ROW.replace(",W,", ",F,")
+    nameless = ROW.replace("10000001", "10000002").replace('"Weber,Jana"', '",Jana"')
+    members, _, _, problems = read_spieler(_dewis(woman, nameless))
+    assert [(m.person_id, m.sex) for m in members] == [("10000001", "F")]
+    assert problems == (Problem("spieler.csv", 3, "Spielername", "no surname"),)
+    _, _, problems = read_vereine(b"ZPS,LV,Verband,Vereinname\nC-327,C,C03,SK Lindenau\n")
+    assert problems == (Problem("vereine.csv", 2, "ZPS", "not a code: 'C-327'"),)
