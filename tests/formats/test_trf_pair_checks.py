@@ -141,3 +141,40 @@ def test_a_file_neither_utf8_nor_windows_1252_is_read_as_latin_1() -> None:
     assert [(p.line, p.field, p.message) for p in problems.result()] == [
         (1, "encoding", "the file is not valid UTF-8 (first invalid byte 0xE9); decoded as ISO-8859-1")
     ]
+
+
+def _document_problems(head: str, *players: str) -> list[tuple[int | None, str | None, str]]:
+    document = parse_trf(head + "".join(line + "\n" for line in players))
+    return [(p.line, p.field, p.message) for p in document.problems]
+
+
+GAME = (_player(1, "1.0", _cell(2, "w", "1")), _player(2, "0.0", _cell(1, "b", "0")))
+DATED = "012 Test\n042 2026/11/27\n052 2026/11/29\n"
+
+
+def test_the_header_and_bye_records_problems_whole() -> None:
+    foreign = GAME[0][:53] + "XYZ" + GAME[0][56:]  # columns 54-56
+    problems = _document_problems(DATED + "142 1\nXXR 2\n240 H   1    9\n", foreign, GAME[1])
+    for told in [
+        (5, "XXR", "XXR says 2 rounds but 142 says 1"),
+        (6, "240", "bye for player 9, but there is no such player"),
+        (
+            7,
+            "federation",
+            "the federation column of 1 players holds codes that are not FIDE federations (XYZ); kept as written",
+        ),
+    ]:
+        assert told in problems
+    problems = _document_problems(DATED + "240 F   1    2\n", *GAME)
+    assert problems == [(4, "240", "F bye for player 2 in round 1, but the player line has '1 b 0'")]
+
+
+def test_round_dates_out_of_order_are_told_by_round() -> None:
+    # 132: one date per round from column 92 in steps of ten
+    dates = "132" + " " * 88 + "26/11/28  26/11/27"
+    second = (
+        _player(1, "1.0", _cell(2, "w", "1"), _cell(2, "b", "0")),
+        _player(2, "1.0", _cell(1, "b", "0"), _cell(1, "w", "1")),
+    )
+    problems = _document_problems(DATED + dates + "\n", *second)
+    assert (None, "132 round 2", "round date 2026-11-27 is before the previous round's 2026-11-28") in problems
