@@ -157,6 +157,18 @@ def _late_phases(recalc: Mapping[str, Any]) -> str:
     phase = {k.removeprefix("late_open_phase_").removesuffix("_s"): v for k, v in recalc.items() if "_phase_" in k}
     if not phase:
         return ""
+    if phase.get("tail", 0):
+        # The run from states (``compiled_tail``: PostgreSQL with the compiled pass).
+        return (
+            f"the late open's phases (wall time inside each): the run from states {phase['tail']:.2f} s"
+            f" (the stored rows of the tail {phase.get('tail_read_stored_rows', 0):.2f} s, the states before"
+            f" the change {phase.get('tail_initial_states', 0):.2f} s, the tournaments still waited for"
+            f" {phase.get('tail_read_tournaments', 0):.2f} s, the pass {phase.get('tail_pass', 0):.2f} s,"
+            f" comparing and writing {phase.get('tail_compare_and_write', 0):.2f} s, of which reading the"
+            f" re-evaluated tournaments' stored reports {phase.get('tail_read_reports', 0):.2f} s, deleting"
+            f" stale rows {phase.get('tail_delete_stale_rows', 0):.2f} s and writing"
+            f" {phase.get('write', 0):.2f} s)"
+        )
     return (
         f"the late open's phases (wall time inside each): the walk {phase.get('walk', 0):.2f} s (loading its"
         f" tournaments {phase.get('walk_load_tournaments', 0):.2f} s, the engine evaluating them"

@@ -72,3 +72,38 @@ def test_a_missed_target_is_marked_and_the_run_named() -> None:
     assert "(25,000 games/s)" in load  # a million games in 40 s
     assert "`python benchmarks/summary.py --scale 1`, 2026-12-06 00:00 UTC" in lines[-1]
     assert "2.0, 2.5, 3.0 before" in lines[-1]
+
+
+def test_the_late_open_from_states_is_told_by_its_own_phases() -> None:
+    recalc = {
+        "players": 100,
+        "tournaments": 10,
+        "games": 1_000_000,
+        "database_size_mb": 50,
+        "load_s": 40.0,
+        "full_recalculation_s": 30.0,
+        "full_recalculation_client_cpu_s": 10.0,
+        "raw_floor_s": 10.0,
+        "full_over_floor": 3.0,
+        "full_recalculation_peak_memory_mb": 400,
+        "late_open_to_consistent_s": 2.0,
+        "late_open_reevaluated": 7,
+        "late_open_phase_walk_s": 0.0,
+        "late_open_phase_tail_s": 1.9,
+        "late_open_phase_tail_read_stored_rows_s": 0.5,
+        "late_open_phase_tail_pass_s": 0.3,
+        "late_open_phase_write_s": 0.25,
+    }
+    run = {
+        "scale": 1.0,
+        "date": "2026-12-06 00:00 UTC",
+        "cores": 2,
+        "load_average": {"before": [2.0, 2.5, 3.0], "after": [3.0, 3.0, 3.0]},
+        "commands": ["python benchmarks/summary.py --scale 1"],
+        "engine": None,
+        "recalc": recalc,
+    }
+    note = render([run]).splitlines()[-1]
+    assert "the run from states 1.90 s (the stored rows of the tail 0.50 s" in note
+    assert "the pass 0.30 s" in note and "writing 0.25 s)" in note
+    assert "the walk" not in note  # the walk's phases (all zero) are not told for a run that did not walk
