@@ -1,6 +1,7 @@
 """The bulk seam (``zdb.bulk``) on both backends: COPY text lines, interleaved copies, grouped
 deletes and streamed reads store and return what the ORM would; a COPY the server refuses, or
-whose writer raises, stores nothing and raises its typed error."""
+whose writer raises, stores nothing and raises its typed error, whether the caller or a thread
+of its own sends the data."""
 
 from __future__ import annotations
 
@@ -115,12 +116,13 @@ def test_a_paused_copy_frees_the_connection_and_keeps_every_line(database_url: s
 _MANY = 20_000
 
 
+@pytest.mark.parametrize("queued", [False, True], ids=["sent-by-caller", "queued"])
 @pytest.mark.parametrize(
     ("bad", "error"),
     [("duplicate", IntegrityError), ("outsider", IntegrityError), ("value", DataError)],
 )
 def test_a_copy_the_server_refuses_raises_its_error_and_stores_nothing(
-    postgres_url: str, bad: str, error: type[Exception]
+    postgres_url: str, queued: bool, bad: str, error: type[Exception]
 ) -> None:
     # The server refuses a COPY when it ends (PQgetResult after the end of the data), whatever
     # was sent after the bad line; the refusal must come back as SQLAlchemy's class for it.
@@ -134,7 +136,7 @@ def test_a_copy_the_server_refuses_raises_its_error_and_stores_nothing(
     with (
         pytest.raises(error),
         unit_of_work(engine_for(postgres_url)) as session,
-        copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS) as write,
+        copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS, queued=queued) as write,
     ):
         write(lines)
         write(wrong)
@@ -143,20 +145,21 @@ def test_a_copy_the_server_refuses_raises_its_error_and_stores_nothing(
         assert session.execute(select(func.count()).select_from(HistoryRow)).scalar_one() == 0
 
 
-def test_a_writer_that_raises_ends_its_copy_with_nothing_stored(postgres_url: str) -> None:
+@pytest.mark.parametrize("queued", [False, True], ids=["sent-by-caller", "queued"])
+def test_a_writer_that_raises_ends_its_copy_with_nothing_stored(postgres_url: str, queued: bool) -> None:
     players = _players(postgres_url)
     lines = "".join(_history_line(players[k % len(players)], k) for k in range(_MANY))
     count = select(func.count()).select_from(HistoryRow)
     with (
         pytest.raises(LookupError, match="the caller's own"),
         unit_of_work(engine_for(postgres_url)) as session,
-        copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS) as write,
+        copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS, queued=queued) as write,
     ):
         write(lines)
         raise LookupError("the caller's own")
     with unit_of_work(engine_for(postgres_url)) as session:
         assert session.execute(count).scalar_one() == 0
-        with copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS) as write:
+        with copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS, queued=queued) as write:
             write(lines)  # the pool's connection copies again
         assert session.execute(count).scalar_one() == _MANY
 
