@@ -19,6 +19,12 @@ is the one dialect-specific seam: callers build one kind of row, whatever the da
   plans such a join well.
 - ``transaction_settings``: server settings for one block of a transaction (PostgreSQL).
 
+``copy_text``, ``copy_binary`` and ``TextCopies`` can send from a thread of their own
+(``queued=True``: psycopg's ``QueuedLibpqWriter``, ``_copy_in``): ``write`` queues a block and
+returns, so Python computes the next rows while libpq sends the last. Only a caller that
+measured a gain asks for it (the recalculation's steps); where the server is the slower side (the
+bulk load) the thread gains nothing.
+
 These use the driver's cursors directly; their errors are raised as SQLAlchemy's, as if the
 statement had gone through SQLAlchemy (``_as_sqlalchemy_errors``), so that whoever handles a
 database error (the API's problem documents, the worker's retries on a lost connection, the
@@ -34,6 +40,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg.copy import Copy, QueuedLibpqWriter
 from sqlalchemy import (
     ARRAY,
     JSON,
@@ -83,6 +90,20 @@ def _as_sqlalchemy_errors(statement: str) -> Iterator[None]:
         yield
     except psycopg.Error as error:
         raise DBAPIError.instance(statement, None, error, psycopg.Error) from error
+
+
+def _copy_in(cursor: psycopg.Cursor[Any], statement: str, *, queued: bool) -> AbstractContextManager[Copy]:
+    """A COPY FROM STDIN on ``cursor``; ``queued``: its blocks sent by a thread of their own.
+
+    Errors keep their place: a block the server refuses (a key violation, a bad value) is
+    reported when the COPY ends, as without the thread (the server answers a COPY only then),
+    and the thread's own failure (a lost connection) is raised by the next ``write`` or by the
+    end. A block of the caller that raises ends the COPY with an error, so the server stores
+    none of its rows. The queue holds at most 1,024 blocks (of about 32 KB; psycopg's
+    ``QUEUE_SIZE``): a caller faster than the server waits, memory stays bounded. A block is
+    sent after ``write`` returns, so it must not change afterwards: ``str`` or ``bytes``, never
+    a buffer the caller fills again."""
+    return cursor.copy(statement, writer=QueuedLibpqWriter(cursor) if queued else None)
 
 
 def _copy_value(value: Any) -> Any:
@@ -144,7 +165,9 @@ def _unescape(value: str) -> str | None:
 
 
 @contextmanager
-def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[Callable[[str], None]]:
+def copy_text(
+    session: Session, table: str, columns: Sequence[str], *, queued: bool = False
+) -> Iterator[Callable[[str], None]]:
     """A writer of COPY text-format data into ``table``: call it with chunks of whole lines
     (each ending in a newline). On PostgreSQL the COPY stays open until the block ends, so the
     server stores one chunk while the caller computes the next; nothing else may use the
@@ -154,7 +177,11 @@ def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[
         driver = connection.connection.driver_connection
         assert driver is not None
         statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
-        with _as_sqlalchemy_errors(statement), driver.cursor() as cursor, cursor.copy(statement) as copy:
+        with (
+            _as_sqlalchemy_errors(statement),
+            driver.cursor() as cursor,
+            _copy_in(cursor, statement, queued=queued) as copy,
+        ):
             yield copy.write
         return
     raw = connection.connection.driver_connection
@@ -182,7 +209,9 @@ def copy_text(session: Session, table: str, columns: Sequence[str]) -> Iterator[
 
 
 @contextmanager
-def copy_binary(session: Session, table: str, columns: Sequence[str]) -> Iterator[Callable[[bytes], None]]:
+def copy_binary(
+    session: Session, table: str, columns: Sequence[str], *, queued: bool = False
+) -> Iterator[Callable[[bytes], None]]:
     """A writer of binary COPY rows (``binary_copy.encode_rows``) into ``table``, on PostgreSQL
     only; it frames them with the format's signature and trailer. The COPY stays open until the
     block ends, as ``copy_text``'s."""
@@ -192,7 +221,11 @@ def copy_binary(session: Session, table: str, columns: Sequence[str]) -> Iterato
     driver = connection.connection.driver_connection
     assert driver is not None
     statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN (FORMAT BINARY)"
-    with _as_sqlalchemy_errors(statement), driver.cursor() as cursor, cursor.copy(statement) as copy:
+    with (
+        _as_sqlalchemy_errors(statement),
+        driver.cursor() as cursor,
+        _copy_in(cursor, statement, queued=queued) as copy,
+    ):
         # Written as blocks, psycopg sends the data as it is: the frame is ours to write.
         copy.write(SIGNATURE)
         yield copy.write
@@ -207,10 +240,18 @@ class TextCopies:
     characters or bytes, then the copy switches to it. So the server stores every table's rows
     while the caller computes more (not one table at the end), and memory stays bounded. Use as
     a context manager; nothing else may use the session's connection inside it, except after
-    ``pause``."""
+    ``pause``. ``queued`` as ``copy_text``'s."""
 
-    def __init__(self, session: Session, columns: dict[str, Sequence[str]], switch_at: int = 8 << 20) -> None:
+    def __init__(
+        self,
+        session: Session,
+        columns: dict[str, Sequence[str]],
+        switch_at: int = 8 << 20,
+        *,
+        queued: bool = False,
+    ) -> None:
         self._session = session
+        self._queued = queued
         self._columns = columns
         self._switch_at = switch_at
         # a stream: a table and whether its data is binary
@@ -259,7 +300,7 @@ class TextCopies:
         self._close(None, None, None)
         table, binary = stream
         opening = copy_binary if binary else copy_text
-        self._open = opening(self._session, table, self._columns[table])
+        self._open = opening(self._session, table, self._columns[table], queued=self._queued)
         self._write = self._open.__enter__()
         self._stream = stream
         for chunk in self._waiting.get(stream, []):

@@ -1,5 +1,7 @@
 """The bulk seam (``zdb.bulk``) on both backends: COPY text lines, interleaved copies, grouped
-deletes and streamed reads store and return what the ORM would."""
+deletes and streamed reads store and return what the ORM would; a COPY the server refuses, or
+whose writer raises, stores nothing and raises its typed error, whether the caller or a thread
+of its own sends the data."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from datetime import date
 
 import pytest
 from sqlalchemy import Float, cast, func, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
 from tests.conftest import VECTORS
 from tests.db.scenario import submit
@@ -107,6 +109,59 @@ def test_a_paused_copy_frees_the_connection_and_keeps_every_line(database_url: s
         assert session.execute(count).scalar() == 3
         stored = session.execute(select(InitialState.player_pkz, InitialState.rating_index))
         assert [tuple(row) for row in stored] == [(players[0], 7)]
+
+
+#: good lines before a bad one: about 1.3 MB, some forty of psycopg's 32 KB blocks, more than a
+#: socket's buffer holds, so that the server is still storing when the bad line is sent
+_MANY = 20_000
+
+
+@pytest.mark.parametrize("queued", [False, True], ids=["sent-by-caller", "queued"])
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [("duplicate", IntegrityError), ("outsider", IntegrityError), ("value", DataError)],
+)
+def test_a_copy_the_server_refuses_raises_its_error_and_stores_nothing(
+    postgres_url: str, queued: bool, bad: str, error: type[Exception]
+) -> None:
+    # The server refuses a COPY when it ends (PQgetResult after the end of the data), whatever
+    # was sent after the bad line; the refusal must come back as SQLAlchemy's class for it.
+    players = _players(postgres_url)
+    lines = "".join(_history_line(players[k % len(players)], k) for k in range(_MANY))
+    wrong = {
+        "duplicate": _history_line(players[0], 0),  # the first line's key again
+        "outsider": _history_line(max(players) + 1, _MANY),  # no such player: its foreign key
+        "value": _history_line(players[0], _MANY).replace("\t1500\t", "\tfifteen\t", 1),
+    }[bad]
+    with (
+        pytest.raises(error),
+        unit_of_work(engine_for(postgres_url)) as session,
+        copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS, queued=queued) as write,
+    ):
+        write(lines)
+        write(wrong)
+        write(lines.replace("\t1500\t", "\t1501\t"))  # more after it: the server skips them
+    with unit_of_work(engine_for(postgres_url)) as session:
+        assert session.execute(select(func.count()).select_from(HistoryRow)).scalar_one() == 0
+
+
+@pytest.mark.parametrize("queued", [False, True], ids=["sent-by-caller", "queued"])
+def test_a_writer_that_raises_ends_its_copy_with_nothing_stored(postgres_url: str, queued: bool) -> None:
+    players = _players(postgres_url)
+    lines = "".join(_history_line(players[k % len(players)], k) for k in range(_MANY))
+    count = select(func.count()).select_from(HistoryRow)
+    with (
+        pytest.raises(LookupError, match="the caller's own"),
+        unit_of_work(engine_for(postgres_url)) as session,
+        copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS, queued=queued) as write,
+    ):
+        write(lines)
+        raise LookupError("the caller's own")
+    with unit_of_work(engine_for(postgres_url)) as session:
+        assert session.execute(count).scalar_one() == 0
+        with copy_text(session, HistoryRow.__tablename__, HISTORY_COLUMNS, queued=queued) as write:
+            write(lines)  # the pool's connection copies again
+        assert session.execute(count).scalar_one() == _MANY
 
 
 def test_delete_rows_removes_exactly_the_given_keys(database_url: str) -> None:
