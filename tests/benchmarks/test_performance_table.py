@@ -38,31 +38,37 @@ def test_a_readme_without_one_pair_of_markers_is_refused(readme: str) -> None:
         replace_block(readme, "new")
 
 
-def test_a_missed_target_is_marked_and_the_run_named() -> None:
-    recalc = {
-        "players": 100,
-        "tournaments": 10,
-        "games": 1_000_000,
-        "database_size_mb": 50,
-        "load_s": 40.0,
-        "full_recalculation_s": 30.0,
-        "full_recalculation_client_cpu_s": 10.0,
-        "raw_floor_s": 10.0,
-        "full_over_floor": 3.0,
-        "full_recalculation_peak_memory_mb": 400,
-        "late_open_to_consistent_s": 0.4,
-        "late_open_reevaluated": 7,
-    }
-    run = {
+_RECALC = {
+    "players": 100,
+    "tournaments": 10,
+    "games": 1_000_000,
+    "database_size_mb": 50,
+    "load_s": 40.0,
+    "full_recalculation_s": 30.0,
+    "full_recalculation_client_cpu_s": 10.0,
+    "raw_floor_s": 10.0,
+    "full_over_floor": 3.0,
+    "full_recalculation_peak_memory_mb": 400,
+    "late_open_to_consistent_s": 0.4,
+    "late_open_reevaluated": 7,
+}
+
+
+def _run(**recalc: float) -> dict[str, object]:
+    """A made-up scale-1 run of ``summary.py``: ``_RECALC`` with ``recalc``'s figures."""
+    return {
         "scale": 1.0,
         "date": "2026-12-06 00:00 UTC",
         "cores": 2,
         "load_average": {"before": [2.0, 2.5, 3.0], "after": [3.0, 3.0, 3.0]},
         "commands": ["python benchmarks/summary.py --scale 1"],
         "engine": None,
-        "recalc": recalc,
+        "recalc": {**_RECALC, **recalc},
     }
-    lines = render([run]).splitlines()
+
+
+def test_a_missed_target_is_marked_and_the_run_named() -> None:
+    lines = render([_run()]).splitlines()
     full = next(line for line in lines if "full from-scratch recalculation, wall time" in line)
     # 30 s against a floor of 10 s: 3 ×, above the target of 2 ×
     assert full.split(" | ")[4:] == ["3.00 ×", "≤ 2 × (goal 1.5 ×)", "**no** |"]
@@ -75,34 +81,14 @@ def test_a_missed_target_is_marked_and_the_run_named() -> None:
 
 
 def test_the_late_open_from_states_is_told_by_its_own_phases() -> None:
-    recalc = {
-        "players": 100,
-        "tournaments": 10,
-        "games": 1_000_000,
-        "database_size_mb": 50,
-        "load_s": 40.0,
-        "full_recalculation_s": 30.0,
-        "full_recalculation_client_cpu_s": 10.0,
-        "raw_floor_s": 10.0,
-        "full_over_floor": 3.0,
-        "full_recalculation_peak_memory_mb": 400,
-        "late_open_to_consistent_s": 2.0,
-        "late_open_reevaluated": 7,
-        "late_open_phase_walk_s": 0.0,
-        "late_open_phase_tail_s": 1.9,
-        "late_open_phase_tail_read_stored_rows_s": 0.5,
-        "late_open_phase_tail_pass_s": 0.3,
-        "late_open_phase_write_s": 0.25,
-    }
-    run = {
-        "scale": 1.0,
-        "date": "2026-12-06 00:00 UTC",
-        "cores": 2,
-        "load_average": {"before": [2.0, 2.5, 3.0], "after": [3.0, 3.0, 3.0]},
-        "commands": ["python benchmarks/summary.py --scale 1"],
-        "engine": None,
-        "recalc": recalc,
-    }
+    run = _run(
+        late_open_to_consistent_s=2.0,
+        late_open_phase_walk_s=0.0,
+        late_open_phase_tail_s=1.9,
+        late_open_phase_tail_read_stored_rows_s=0.5,
+        late_open_phase_tail_pass_s=0.3,
+        late_open_phase_write_s=0.25,
+    )
     note = render([run]).splitlines()[-1]
     assert "the run from states 1.90 s (the stored rows of the tail 0.50 s" in note
     assert "the pass 0.30 s" in note and "writing 0.25 s)" in note

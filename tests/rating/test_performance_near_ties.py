@@ -11,23 +11,11 @@ The expected values come from spec §4 and §5 alone: the root is found here by 
 
 from __future__ import annotations
 
-from math import erf
-
 import numpy as np
 import pytest
 
+from tests.rating.performance_roots import performance_root
 from zdb.rating.lattice import rounded_performance, rounded_performances
-
-
-def _root(opponents: list[int], points: float) -> float:
-    low, high = -10000.0, 20000.0
-    for _ in range(200):
-        middle = (low + high) / 2
-        if sum(0.5 * (1 + erf((middle - r) / 400)) for r in opponents) < points:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
 
 
 # 1600 and 1701 with one point of two: the root is 1650.5 exactly (P is symmetric). A lost game
@@ -38,7 +26,7 @@ def _root(opponents: list[int], points: float) -> float:
     [([1600, 1701, 3300], 1.0, 1650), ([3300, 1701, 1600], 1.0, 1650), ([1600, 1701, 1], 2.0, 1651)],
 )
 def test_a_root_a_millionth_from_a_tie_rounds_to_its_side(opponents: list[int], points: float, expected: int) -> None:
-    distance = _root(opponents, points) - 1650.5
+    distance = performance_root(opponents, points) - 1650.5
     assert 5e-7 < abs(distance) < 2e-6 and (distance > 0) == (expected == 1651)
     assert rounded_performance(opponents, points) == expected
     owner = np.repeat(np.arange(2), len(opponents))
@@ -52,7 +40,7 @@ def test_a_root_a_millionth_from_a_tie_rounds_to_its_side(opponents: list[int], 
 # spec §4: no cap on D. Against 0 and 9000 with 1½ points the game against 0 is won with P = 1
 # to the last bit, so P(R − 9000) = ½: R = 9000, more than the table's 4000 above an opponent.
 def test_a_performance_far_above_an_opponent_is_read_beyond_the_table() -> None:
-    assert _root([0, 9000], 1.5) == pytest.approx(9000, abs=1e-6)
+    assert performance_root([0, 9000], 1.5) == pytest.approx(9000, abs=1e-6)
     found = rounded_performances(
         np.array([0, 0], dtype=np.int64),
         np.array([0, 9000], dtype=np.int64),
@@ -84,7 +72,7 @@ def test_a_performance_over_64_games_in_bulk() -> None:
 # would count the game against 5000 as won there.
 def test_a_performance_4000_below_an_opponent_is_not_read_past_the_table() -> None:
     opponents = [1000] * 1000 + [5000]
-    assert _root(opponents, 500.0) == pytest.approx(1000, abs=1e-6)
+    assert performance_root(opponents, 500.0) == pytest.approx(1000, abs=1e-6)
     assert rounded_performance(opponents, 500.0) == 1000
 
 
@@ -95,7 +83,7 @@ def test_a_performance_4000_below_an_opponent_is_not_read_past_the_table() -> No
 def test_a_performance_just_above_4000_in_bulk(count: int) -> None:
     opponents = [4001] * count
     points = count / 2
-    assert _root(opponents, points) == pytest.approx(4001, abs=1e-6)
+    assert performance_root(opponents, points) == pytest.approx(4001, abs=1e-6)
     found = rounded_performances(
         np.zeros(count, dtype=np.int64),
         np.array(opponents, dtype=np.int64),

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from math import erf
 
+from tests.rating.performance_roots import performance_root
 from zdb.rating import Game, Participant, PlayerState, ResultCode, Tournament, evaluate_tournament
 
 ESTABLISHED = {"X": 1600, "S": 1200, "E1": 1650, "E2": 1550, "E3": 1700}
@@ -28,17 +28,6 @@ SCORES = {
     "N5": (1.0, 1.0, 1.0, 0.0, 0.0),
 }
 _RESULT = {1.0: ResultCode.WHITE_WINS, 0.5: ResultCode.DRAW, 0.0: ResultCode.BLACK_WINS}
-
-
-def _root(opponents: list[int], points: float) -> float:
-    low, high = -10000.0, 20000.0
-    for _ in range(200):
-        middle = (low + high) / 2
-        if sum(0.5 * (1 + erf((middle - r) / 400)) for r in opponents) < points:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
 
 
 def _rounded(value: float) -> int:
@@ -54,7 +43,7 @@ def _first_ratings(s_counts_with: int) -> dict[str, tuple[float, int]]:
     ratings[1] = s_counts_with
     found = {}
     for newcomer, scores in SCORES.items():
-        ri = _root(ratings, sum(scores))
+        ri = performance_root(ratings, sum(scores))
         assert ri >= 800
         found[newcomer] = ri, _rounded(ri)
     return found
@@ -63,7 +52,7 @@ def _first_ratings(s_counts_with: int) -> dict[str, tuple[float, int]]:
 def _performance(player: str, first: dict[str, tuple[float, int]]) -> int:
     column = [*ESTABLISHED].index(player)
     points = sum(1 - scores[column] for scores in SCORES.values())
-    return _rounded(_root([first[n][1] for n in SCORES], points))
+    return _rounded(performance_root([first[n][1] for n in SCORES], points))
 
 
 def test_a_player_who_met_only_newcomers_has_his_performance_computed_against_their_final_ratings() -> None:

@@ -62,6 +62,11 @@ def _said(outcome: MatchOutcome) -> list[tuple[str, str]]:
     return [(p.place, p.message) for p in outcome.problems]
 
 
+def _ambiguous(name: str, *candidates: str) -> str:
+    """The refusal of a player whom several records fit, each candidate as the refusal names him."""
+    return f"ambiguous: {len(candidates)} players fit '{name}'; name one by pkz: candidates {'; '.join(candidates)}"
+
+
 def _warned(outcome: MatchOutcome) -> list[tuple[str, str]]:
     return [(w.place, w.message) for w in outcome.warnings]
 
@@ -103,11 +108,7 @@ def test_an_unknown_person_number_is_refused_at_its_field(database_url: str) -> 
 
 
 def test_a_merged_person_number_is_taken_as_the_survivor_with_a_warning(database_url: str) -> None:
-    survivor = _federation(database_url)
-    with unit_of_work(engine_for(database_url)) as session:
-        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
-        session.flush()
-        session.get_one(Player, gone).merged_into = survivor
+    survivor, gone = _merged(database_url)
     outcome = _match(database_url, PlayerQuery("players[1]", pkz=gone))
     assert (outcome.pkz, outcome.created, outcome.problems) == ((survivor,), (False,), ())
     assert _warned(outcome) == [
@@ -389,11 +390,7 @@ def test_two_records_fitting_name_and_birth_are_refused_as_ambiguous_with_both_n
     outcome = _match(database_url, PlayerQuery("players[0]", surname="Bekannt", given_name="Berta", birth_year=1970))
     assert outcome.pkz == (None,) and outcome.warnings == ()
     assert _said(outcome) == [
-        (
-            "players[0]",
-            "ambiguous: 2 players fit 'Berta Bekannt'; name one by pkz: candidates "
-            f"{pkz} Berta Bekannt (1970); {other} Berta Bekannt (born ?)",
-        )
+        ("players[0]", _ambiguous("Berta Bekannt", f"{pkz} Berta Bekannt (1970)", f"{other} Berta Bekannt (born ?)"))
     ]
 
 
@@ -457,14 +454,28 @@ def test_newcomers_sharing_a_club_but_no_membership_number_of_it_are_all_created
     assert foreign is not None and _memberships(database_url, foreign) == [("C0327", None, JOINED)]
 
 
-def test_a_near_name_warning_is_told_beside_the_warnings_before_it(database_url: str) -> None:
-    survivor = _federation(database_url)
-    with unit_of_work(engine_for(database_url)) as session:
+def _merged(url: str) -> tuple[int, int]:
+    """The federation and a record of Berta Bekannt (1970) merged into its member: the
+    survivor's person number and the merged one."""
+    survivor = _federation(url)
+    with unit_of_work(engine_for(url)) as session:
         (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
         session.flush()
         session.get_one(Player, gone).merged_into = survivor
+    return survivor, gone
+
+
+def _merged_and_near(database_url: str) -> tuple[int, PlayerQuery, PlayerQuery]:
+    """A file naming a merged person number (his survivor is Berta Bekannt, 1970) and a newcomer
+    whose name is near hers: the survivor and the two players."""
+    survivor, gone = _merged(database_url)
     merged = PlayerQuery("players[0]", pkz=gone)
     near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    return survivor, merged, near
+
+
+def test_a_near_name_warning_is_told_beside_the_warnings_before_it(database_url: str) -> None:
+    survivor, merged, near = _merged_and_near(database_url)
     outcome = _match(database_url, merged, near, create=False)
     assert outcome.pkz == (survivor, None) and outcome.problems == ()
     assert [place for place, _ in _warned(outcome)] == ["players[0].pkz", "players[1]"]
@@ -513,28 +524,27 @@ def _match_while_another_creates(
 def _merged_and_new(url: str) -> tuple[int, list[PlayerQuery], str]:
     """A file naming a merged person number (a warning) and the newcomer Nora Neumann, born 1990;
     the survivor's number, the queries and the merged number's warning."""
-    survivor = _federation(url)
-    with unit_of_work(engine_for(url)) as session:
-        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
-        session.flush()
-        session.get_one(Player, gone).merged_into = survivor
+    survivor, gone = _merged(url)
     queries = [PlayerQuery("players[0]", pkz=gone), _newcomer(birth_year=1990)]
     queries[1] = dataclasses.replace(queries[1], place="players[1]")
     warning = f"the person number {gone} was merged into {survivor}: the player is taken as {survivor}"
     return survivor, queries, warning
 
 
+def _match_while_another_creates_players(
+    url: str, queries: list[PlayerQuery], players: list[NewPlayer]
+) -> tuple[MatchOutcome, list[int]]:
+    """The matching of ``queries`` while another submission creates ``players``; their numbers."""
+    made: list[int] = []
+    outcome = _match_while_another_creates(url, queries, lambda other: made.extend(create_players(other, players)))
+    return outcome, made
+
+
 def test_a_newcomer_created_meanwhile_by_another_submission_is_found_not_created_again(postgres_url: str) -> None:
     survivor, queries, warning = _merged_and_new(postgres_url)
-    made: list[int] = []
-    outcome = _match_while_another_creates(
-        postgres_url,
-        queries,
-        lambda other: made.extend(
-            create_players(other, [NewPlayer(surname="Neumann", given_name="Nora", birth_year=1990)])
-        ),
+    outcome, (nora,) = _match_while_another_creates_players(
+        postgres_url, queries, [NewPlayer(surname="Neumann", given_name="Nora", birth_year=1990)]
     )
-    (nora,) = made
     assert (outcome.pkz, outcome.created, outcome.problems) == ((survivor, nora), (False, False), ())
     assert _warned(outcome) == [("players[0].pkz", warning)]
     assert _persons(postgres_url) == 3  # the member, the merged record and Nora, once
@@ -542,22 +552,12 @@ def test_a_newcomer_created_meanwhile_by_another_submission_is_found_not_created
 
 def test_a_newcomer_made_ambiguous_meanwhile_by_another_submission_is_refused(postgres_url: str) -> None:
     survivor, queries, warning = _merged_and_new(postgres_url)
-    made: list[int] = []
-    outcome = _match_while_another_creates(
+    outcome, (first, second) = _match_while_another_creates_players(
         postgres_url,
         queries,
-        lambda other: made.extend(
-            create_players(
-                other,
-                [NewPlayer(surname="Neumann", given_name="Nora", birth_year=1990), NewPlayer("Neumann", "Nora")],
-            )
-        ),
+        [NewPlayer(surname="Neumann", given_name="Nora", birth_year=1990), NewPlayer("Neumann", "Nora")],
     )
-    first, second = made
-    ambiguous = (
-        "ambiguous: 2 players fit 'Nora Neumann'; name one by pkz: candidates "
-        f"{first} Nora Neumann (1990); {second} Nora Neumann (born ?)"
-    )
+    ambiguous = _ambiguous("Nora Neumann", f"{first} Nora Neumann (1990)", f"{second} Nora Neumann (born ?)")
     assert (outcome.pkz, outcome.created) == ((survivor, None), (False, False))
     assert _said(outcome) == [("players[1]", ambiguous)]
     assert _warned(outcome) == [("players[0].pkz", warning)]
@@ -580,8 +580,7 @@ def test_candidates_are_listed_by_person_number_after_a_record_was_corrected(dat
     assert _said(outcome) == [
         (
             "players[0]",
-            "ambiguous: 2 players fit 'Carla Bekannt'; name one by pkz: candidates "
-            f"{misspelt} Carla Bekannt (1975); {later} Carla Bekannt (born ?)",
+            _ambiguous("Carla Bekannt", f"{misspelt} Carla Bekannt (1975)", f"{later} Carla Bekannt (born ?)"),
         )
     ]
 
@@ -589,13 +588,7 @@ def test_candidates_are_listed_by_person_number_after_a_record_was_corrected(dat
 def test_a_file_whose_newcomer_is_created_keeps_its_warnings(database_url: str) -> None:
     # The warnings of the file (a merged person number, a newcomer near a record) are told also
     # when the newcomer is created, and a warning is never a refusal.
-    survivor = _federation(database_url)
-    with unit_of_work(engine_for(database_url)) as session:
-        (gone,) = create_players(session, [NewPlayer(surname="Bekannt", given_name="Berta", birth_year=1970)])
-        session.flush()
-        session.get_one(Player, gone).merged_into = survivor
-    merged = PlayerQuery("players[0]", pkz=gone)
-    near = PlayerQuery("players[1]", surname="Bekant", given_name="Berta", birth_year=1970)
+    survivor, merged, near = _merged_and_near(database_url)
     outcome = _match(database_url, merged, near)
     (_, new) = outcome.pkz
     assert new is not None and outcome.pkz[0] == survivor and outcome.created == (False, True)

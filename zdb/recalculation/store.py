@@ -48,6 +48,7 @@ __all__ = [
     "EVALUATION_VALUES",
     "STEP_LINES",
     "STEP_SWITCH_AT",
+    "STORED_ROW",
     "DbStep",
     "delete_all_results",
     "delete_evaluations",
@@ -225,8 +226,9 @@ def _history_steps(
         yield DbStep((day, phase, name, ident), dict.fromkeys(pids), version, loader, fetch)
 
 
-#: the history columns of a stored row, as ``DbStep`` holds them (``_OLD_AT`` …)
-_ROW = (
+#: the history columns of a stored row, as ``DbStep`` holds them (``_OLD_AT`` …) and the stored
+#: tail reads them (``stored_tail``)
+STORED_ROW = (
     *_KEY,
     HistoryRow.player_pkz,
     HistoryRow.tournament_version,
@@ -253,17 +255,19 @@ def stored_rows(
         key_columns = [h.c.event_date, h.c.event_phase, h.c.event_text, h.c.event_id]
         if steps:
             chosen = keys_table(key_columns, steps)
-            queries.append(select(*_ROW).join(chosen, and_(*(c == chosen.c[c.key] for c in key_columns))))
+            queries.append(select(*STORED_ROW).join(chosen, and_(*(c == chosen.c[c.key] for c in key_columns))))
         if players:
             chosen = keys_table([*key_columns, h.c.player_pkz], [(*key, int(pid)) for key, pid in players])
             on = and_(*(c == chosen.c[c.key] for c in [*key_columns, h.c.player_pkz]))
-            queries.append(select(*_ROW).join(chosen, on))
+            queries.append(select(*STORED_ROW).join(chosen, on))
     else:
         wanted = list(steps)
-        queries += [select(*_ROW).where(tuple_(*_KEY).in_(wanted[k : k + 500])) for k in range(0, len(wanted), 500)]
+        queries += [
+            select(*STORED_ROW).where(tuple_(*_KEY).in_(wanted[k : k + 500])) for k in range(0, len(wanted), 500)
+        ]
         pairs = [(*key, int(pid)) for key, pid in players]
         with_player = tuple_(*_KEY, HistoryRow.player_pkz)
-        queries += [select(*_ROW).where(with_player.in_(pairs[k : k + 500])) for k in range(0, len(pairs), 500)]
+        queries += [select(*STORED_ROW).where(with_player.in_(pairs[k : k + 500])) for k in range(0, len(pairs), 500)]
     for query in queries:
         for row in stream_rows(session, query, server_side=False):
             found.setdefault((row[0], row[1], row[2], row[3]), {})[str(row[4])] = row

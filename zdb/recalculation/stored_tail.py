@@ -21,26 +21,14 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import keys_table, stream_rows
 from zdb.rating import OrderKey, PlayerId, PlayerState, Step
-from zdb.recalculation.store import EVALUATION_VALUES
+from zdb.recalculation.store import EVALUATION_VALUES, STORED_ROW
 from zdb.timeline.models import Evaluation, HistoryRow
 from zdb.timeline.stored_state import encode_leftover, state_from_columns
 
 __all__ = ["StoredTail", "delete_stored", "read_stored_tail", "stored_reports"]
 
 _KEY = (HistoryRow.event_date, HistoryRow.event_phase, HistoryRow.event_text, HistoryRow.event_id)
-_COLUMNS: tuple[Any, ...] = (
-    *_KEY,
-    HistoryRow.player_pkz,
-    HistoryRow.tournament_version,
-    HistoryRow.old_rating,
-    HistoryRow.old_index,
-    HistoryRow.old_leftover,
-    HistoryRow.new_rating,
-    HistoryRow.new_index,
-    HistoryRow.new_leftover,
-    HistoryRow.evaluated,
-    literal_column("rating_history.ctid::text"),
-)
+_COLUMNS: tuple[Any, ...] = (*STORED_ROW, literal_column("rating_history.ctid::text"))
 #: a stored row as read (``_COLUMNS``): its key, person number, version, old rating, index,
 #: leftover, new rating, index, leftover, evaluated, and where it is stored (``delete_stored``)
 Row = tuple[Any, ...]
