@@ -17,6 +17,7 @@ from sqlalchemy import (
     cast,
     delete,
     func,
+    literal_column,
     or_,
     select,
     tuple_,
@@ -58,6 +59,7 @@ __all__ = [
     "history_rows",
     "iter_stored_steps",
     "replace_current_ratings",
+    "row_holds",
     "step_copies",
     "stored_evaluations",
     "stored_rows",
@@ -96,6 +98,21 @@ class _StoredStates(Mapping[PlayerId, PlayerState]):
 
 # Columns of a history row as ``_history_steps`` reads it.
 _OLD_AT, _NEW_AT, _FLAG_AT = 6, 9, 12
+
+
+def row_holds(row: tuple[Any, ...], before: PlayerState, after: PlayerState, flag: bool | None) -> bool:
+    """Whether a stored history row (``STORED_ROW``'s columns) holds these states and
+    ``evaluated`` flag. Compared column by column: no stored state is decoded (an incremental
+    run compares every row of every step it applies again, most of which stand)."""
+    return (
+        row[_OLD_AT] == before.rating
+        and row[_OLD_AT + 1] == before.index
+        and row[_NEW_AT] == after.rating
+        and row[_NEW_AT + 1] == after.index
+        and row[_FLAG_AT] == flag
+        and (row[_OLD_AT + 2] or None) == encode_leftover(before.leftover)
+        and (row[_NEW_AT + 2] or None) == encode_leftover(after.leftover)
+    )
 
 
 @dataclass(slots=True)
@@ -144,19 +161,8 @@ class DbStep:
         return row
 
     def holds(self, pid: PlayerId, before: PlayerState, after: PlayerState, flag: bool | None) -> bool:
-        """Whether ``pid``'s stored row holds these states and ``evaluated`` flag. Compared
-        column by column: no stored state is decoded (mending compares every row of every
-        re-applied step, most of which stand)."""
-        row = self.row(pid)
-        return (
-            row[_OLD_AT] == before.rating
-            and row[_OLD_AT + 1] == before.index
-            and row[_NEW_AT] == after.rating
-            and row[_NEW_AT + 1] == after.index
-            and row[_FLAG_AT] == flag
-            and (row[_OLD_AT + 2] or None) == encode_leftover(before.leftover)
-            and (row[_NEW_AT + 2] or None) == encode_leftover(after.leftover)
-        )
+        """Whether ``pid``'s stored row holds these states and ``evaluated`` flag."""
+        return row_holds(self.row(pid), before, after, flag)
 
     @property
     def loaded(self) -> bool:
@@ -441,10 +447,11 @@ EVALUATION_VALUES = (
 
 
 def stored_evaluations(
-    session: Session, versions: Iterable[tuple[int, int]]
+    session: Session, versions: Iterable[tuple[int, int]], *, places: bool = False
 ) -> dict[tuple[int, int], dict[int, tuple[Any, ...]]]:
     """The stored report rows of the given (tournament id, version) pairs, per person number,
-    as the tuples of ``evaluation_rows`` without the key."""
+    as the tuples of ``evaluation_rows`` without the key; with ``places`` (PostgreSQL), each
+    row's place (its ``ctid``) as its last value."""
     wanted = sorted(set(versions))
     found: dict[tuple[int, int], dict[int, tuple[Any, ...]]] = {key: {} for key in wanted}
     if not wanted:
@@ -455,7 +462,8 @@ def stored_evaluations(
         # under half the time of IN lists of pairs.
         chosen = keys_table([e.__table__.c.tournament_id, e.__table__.c.version], wanted)
         matching = and_(e.tournament_id == chosen.c.tournament_id, e.version == chosen.c.version)
-        queries = [select(*EVALUATION_VALUES).join(chosen, matching)]
+        place: tuple[Any, ...] = (literal_column("evaluations.ctid::text"),) if places else ()
+        queries = [select(*EVALUATION_VALUES, *place).join(chosen, matching)]
     else:  # IN lists of pairs: index ranges even without statistics
         key = tuple_(e.tournament_id, e.version)
         queries = [select(*EVALUATION_VALUES).where(key.in_(wanted[k : k + 500])) for k in range(0, len(wanted), 500)]

@@ -21,9 +21,9 @@ from sqlalchemy.orm import Session
 
 from zdb.bulk import keys_table, stream_rows
 from zdb.rating import OrderKey, PlayerId, PlayerState, Step
-from zdb.recalculation.store import EVALUATION_VALUES, STORED_ROW
-from zdb.timeline.models import Evaluation, HistoryRow
-from zdb.timeline.stored_state import encode_leftover, state_from_columns
+from zdb.recalculation.store import STORED_ROW, row_holds, stored_evaluations
+from zdb.timeline.models import HistoryRow
+from zdb.timeline.stored_state import state_from_columns
 
 __all__ = ["StoredTail", "delete_stored", "read_stored_tail", "stored_reports"]
 
@@ -126,18 +126,7 @@ class StoredTail:
                     gone.append(pid)
                 continue
             had = stored.get(pid)
-            new = outputs[pid]
-            if (
-                had is None
-                or had[_OLD] != old.rating
-                or had[_OLD + 1] != old.index
-                or had[_NEW] != new.rating
-                or had[_NEW + 1] != new.index
-                or had[_FLAG] != flags.get(pid)
-                or had[_VERSION] != version
-                or (had[_OLD + 2] or None) != encode_leftover(old.leftover)
-                or (had[_NEW + 2] or None) != encode_leftover(new.leftover)
-            ):
+            if had is None or had[_VERSION] != version or not row_holds(had, old, outputs[pid], flags.get(pid)):
                 differing.add(pid)
         if among is None:
             gone += [pid for pid in stored if pid not in inputs]
@@ -181,17 +170,7 @@ def stored_reports(
 ) -> dict[tuple[int, int], dict[int, tuple[Any, ...]]]:
     """The stored report rows of the (tournament id, version) pairs, per person number, as
     ``store.stored_evaluations`` gives them and where each is stored (its last value)."""
-    found: dict[tuple[int, int], dict[int, tuple[Any, ...]]] = {key: {} for key in versions}
-    if not versions:
-        return found
-    e = Evaluation
-    chosen = keys_table([e.__table__.c.tournament_id, e.__table__.c.version], sorted(found))
-    query = select(*EVALUATION_VALUES, literal_column("evaluations.ctid::text")).join(
-        chosen, and_(e.tournament_id == chosen.c.tournament_id, e.version == chosen.c.version)
-    )
-    for row in stream_rows(session, query, server_side=False):
-        found[(row[0], row[1])][row[2]] = tuple(row[3:])
-    return found
+    return stored_evaluations(session, versions, places=True)
 
 
 def delete_stored(session: Session, table: str, places: Sequence[str]) -> None:
