@@ -32,7 +32,7 @@ from zdb import __version__
 from zdb.api.docs import install_docs
 from zdb.api.http_caching import CachePolicy, HttpCaching
 from zdb.api.known_parameters import refuse_unknown_parameters
-from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware
+from zdb.api.metrics import METRICS_PATH, Metrics, MetricsMiddleware, route_templates
 from zdb.api.openapi import install_openapi
 from zdb.api.problems import install_problem_handlers
 from zdb.api.rate_limits import RateLimits, storage_for
@@ -264,7 +264,9 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     )
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
-    app.add_middleware(MetricsMiddleware, metrics=metrics, api=app)  # times the refusals too
+    app.add_middleware(
+        MetricsMiddleware, metrics=metrics, api=route_templates(_API_ROUTERS, API_PREFIX)
+    )  # times the refusals too
     # what a shared cache may keep, on every answer, refusals included (never kept)
     policy = CachePolicy(
         live_max_age=settings.cache_max_age,

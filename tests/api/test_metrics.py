@@ -12,7 +12,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.api.test_submissions import _body, _headers
 from tests.api.world import World
 from tests.db.scenario import recalc
-from zdb.api.metrics import Metrics
+from zdb.api.metrics import Metrics, route_templates
+from zdb.app import _API_ROUTERS, API_PREFIX
 from zdb.db import engine_for
 
 
@@ -44,6 +45,14 @@ def test_requests_are_timed_per_route_template(fresh: World) -> None:
     assert _count(samples, count, method="GET", route="/api/v1/tournaments/{tournament_id}", status="422") == 1
     # one series per endpoint, never one per player
     assert not [labels for name, labels in samples if any(re.search(r"\d{5}", value) for _, value in labels)]
+
+
+def test_the_route_templates_are_the_openapi_documents_paths(fresh: World) -> None:
+    """The templates are read from the API's routers (cheap), not from the OpenAPI document
+    (most of a second per application): both must list the same paths with the same methods."""
+    document = fresh.client.get("/api/v1/openapi.json").json()["paths"]
+    listed = {path: frozenset(method.upper() for method in operations) for path, operations in document.items()}
+    assert route_templates(_API_ROUTERS, API_PREFIX) == listed
 
 
 def test_submissions_and_the_recalculation_are_counted(fresh: World) -> None:

@@ -28,12 +28,11 @@ multiprocess collector reads only the processes' files, which never hold them).
 from __future__ import annotations
 
 import os
-import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 
-from fastapi import FastAPI
+from fastapi.routing import APIRoute, APIRouter
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
@@ -51,7 +50,7 @@ from zdb.lists.queries import import_counts
 from zdb.ratings.status_queries import recalc_status
 from zdb.service_beats import SWEEP, last_beat
 
-__all__ = ["METRICS_PATH", "Metrics", "MetricsMiddleware"]
+__all__ = ["METRICS_PATH", "Metrics", "MetricsMiddleware", "route_templates"]
 
 METRICS_PATH = "/metrics"
 API_PREFIX = "/api/v1"
@@ -174,23 +173,38 @@ class Metrics:
         return Response(await run_in_threadpool(self.exposition), media_type=CONTENT_TYPE_LATEST)
 
 
-class _Templates:
-    """The route template of a path: the API's from its OpenAPI document (of the templates that
-    have the request's method, a literal path before one with parameters:
-    ``POST /tournaments/preview`` is not ``/tournaments/{tournament_id}``), the pages' from the
-    route that served them; ``unmatched`` for any other (no series per path)."""
+def route_templates(routers: Iterable[APIRouter], prefix: str) -> dict[str, frozenset[str]]:
+    """The route templates (``/api/v1/players/{pkz}``) of ``routers`` included under
+    ``prefix``, with the methods each answers: what the OpenAPI document lists as its paths.
 
-    def __init__(self, api: FastAPI) -> None:
-        self.api = api
-        self.patterns: list[tuple[re.Pattern[str], str, frozenset[str]]] | None = None
+    Read from the routers themselves, not from the application: FastAPI builds an included
+    router's routes for the application on first use, and building them all (as the OpenAPI
+    document does) costs most of a second, which every application would pay on its first
+    request only for these templates."""
+    methods: dict[str, set[str]] = {}
+    for router in routers:
+        for route in router.routes:
+            if isinstance(route, APIRoute):
+                methods.setdefault(f"{prefix}{route.path_format}", set()).update(m.upper() for m in route.methods)
+    return {template: frozenset(answered) for template, answered in methods.items()}
+
+
+class _Templates:
+    """The route template of a path: the API's from its routers' templates (of the templates
+    that have the request's method, a literal path before one with parameters:
+    ``POST /tournaments/preview`` is not ``/tournaments/{tournament_id}``), the pages' from the
+    route that served them; ``unmatched`` for any other (no series per path).
+
+    The API's are matched here, not taken from ``scope["route"]``, because a request refused
+    before routing (no token, too many requests, a body too large) is timed too."""
+
+    def __init__(self, api: Mapping[str, frozenset[str]]) -> None:
+        ordered = sorted(api, key=lambda t: (t.count("{"), t))
+        self.patterns = [(compile_path(t)[0], t, api[t]) for t in ordered]
 
     def __call__(self, scope: Scope) -> str:
         path: str = scope["path"]
         if path.startswith(f"{API_PREFIX}/"):
-            if self.patterns is None:
-                paths = self.api.openapi()["paths"]
-                templates = sorted(paths, key=lambda t: (t.count("{"), t))
-                self.patterns = [(compile_path(t)[0], t, frozenset(m.upper() for m in paths[t])) for t in templates]
             found = [(t, methods) for pattern, t, methods in self.patterns if pattern.match(path)]
             method = "GET" if scope["method"] == "HEAD" else scope["method"]
             chosen = [t for t, methods in found if method in methods] or [t for t, _ in found]
@@ -202,7 +216,8 @@ class _Templates:
 class MetricsMiddleware:
     """Times every answer; its route is the template the request matched."""
 
-    def __init__(self, app: ASGIApp, *, metrics: Metrics, api: FastAPI) -> None:
+    def __init__(self, app: ASGIApp, *, metrics: Metrics, api: Mapping[str, frozenset[str]]) -> None:
+        """``api``: the API's route templates and their methods (``route_templates``)."""
         self.app = app
         self.metrics = metrics
         self.template = _Templates(api)
