@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -97,6 +98,7 @@ def _curl_calls(text: str) -> list[Call]:
     return calls
 
 
+@cache  # the same for every call: drawn once (a second and more each time)
 def _document() -> dict[str, Any]:
     return create_app(Settings(database_url="sqlite://"), recalculation=False).openapi()
 
