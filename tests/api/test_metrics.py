@@ -7,6 +7,7 @@ import re
 import time
 
 import redis
+from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.api.test_submissions import _body, _headers
@@ -53,6 +54,16 @@ def test_the_route_templates_are_the_openapi_documents_paths(fresh: World) -> No
     document = fresh.client.get("/api/v1/openapi.json").json()["paths"]
     listed = {path: frozenset(method.upper() for method in operations) for path, operations in document.items()}
     assert route_templates(_API_ROUTERS, API_PREFIX) == listed
+
+
+def test_timing_a_request_draws_no_openapi_document(client: TestClient) -> None:
+    """Drawing the document costs most of a second: a request, refused or answered, is timed
+    without it (the document is drawn when asked for, at ``/api/v1/openapi.json``)."""
+    client.get("/api/v1/players/1")
+    client.post("/api/v1/tournaments", json={})  # refused before routing: no token
+    assert client.app.openapi_schema is None  # type: ignore[attr-defined]
+    assert client.get("/api/v1/openapi.json").status_code == 200
+    assert client.app.openapi_schema is not None  # type: ignore[attr-defined]
 
 
 def test_submissions_and_the_recalculation_are_counted(fresh: World) -> None:

@@ -185,7 +185,7 @@ def route_templates(routers: Iterable[APIRouter], prefix: str) -> dict[str, froz
     for router in routers:
         for route in router.routes:
             if isinstance(route, APIRoute):
-                methods.setdefault(f"{prefix}{route.path_format}", set()).update(m.upper() for m in route.methods)
+                methods.setdefault(f"{prefix}{route.path_format}", set()).update(m.upper() for m in route.methods or ())
     return {template: frozenset(answered) for template, answered in methods.items()}
 
 
