@@ -123,6 +123,21 @@ def test_a_late_tournament_before_the_conversion(database_url: str) -> None:
     assert 10 in after["order"] and after["order"].index(10) < after["order"].index("conversion-2026")
 
 
+@pytest.mark.parametrize("longest", [4, 3])
+def test_a_tail_longer_than_the_pass_takes_is_walked(
+    database_url: str, longest: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A late tournament before 4, 5 and 6: its tail of four tournaments (itself included) goes
+    through the pass with a limit of four and is walked with a limit of three."""
+    _loaded(database_url)
+    monkeypatch.setattr(compiled_tail, "MAX_TAIL_TOURNAMENTS", longest)
+    if _PATHS["expected"] == "tail" and longest < 4:
+        _PATHS["expected"] = "walk"
+    submit(database_url, _document([_tournament(10, "LAT", "2025-12-14", ["R1", "R4", "R6", "R8"])]))
+    after = _incrementally_consistent(database_url)
+    assert after["order"].index(10) < after["order"].index(4)
+
+
 def test_a_correction_and_a_withdrawal(database_url: str) -> None:
     _loaded(database_url)
     corrected = _tournament(3, "OPA", "2025-09-21", ["N", "R5", "R6", "R7"], shift=0)  # other results

@@ -3,8 +3,11 @@
 The incremental walk (``stored_walk`` driving ``zdb.rating.replay_incremental``) applies the
 stored steps again one by one in Python and keeps a map of ``PlayerState`` for every player it
 meets. On PostgreSQL with the compiled pass (numba installed, ``ZDB_COMPILED_KERNEL`` not off)
-this module replaces it: the whole tail from the first change on is replayed in the pass, which
-evaluates a year of tournaments in less time than the walk spends deciding which to evaluate.
+this module replaces it where the tail is short: the whole tail from the first change on is
+replayed in the pass, which evaluates a year of a federation of 100,000 players (about 2,300
+tournaments) in less time than the walk spends deciding which to evaluate. A longer tail is
+walked (``MAX_TAIL_TOURNAMENTS``): the pass's cost grows with the whole tail, the walk's only with
+what the change reaches.
 
 1. The stored history rows of the tail are read in one statement (``stored_tail``; a
    conversion's only for the players compared there). They serve twice: a player's first stored
@@ -48,7 +51,15 @@ from zdb.timeline import stored_state
 from zdb.timeline.models import Evaluation, HistoryRow
 from zdb.timeline.stored_state import state_from_columns
 
-__all__ = ["TailResult", "available", "replay_tail"]
+__all__ = ["MAX_TAIL_TOURNAMENTS", "TailResult", "available", "replay_tail", "tail_heads"]
+
+#: The longest tail (tournaments from the first change on) replayed in the pass; a longer one is
+#: walked. Measured on one machine: a late weekend open 12 months back was replayed 1.5 × and
+#: 1.2 × faster than walked with about 230 and 2,300 tournaments in the tail (scales 0.1 and 1,
+#: ``benchmarks/revisions.py``), but with 22,951 (scale 10) its withdrawal took 20.8 s and
+#: 2,691 MB in the pass against 9.0 s and 711 MB walked. Between those, by their figures, the
+#: two cost the same near 4,000.
+MAX_TAIL_TOURNAMENTS = 4_000
 
 #: the order key's phase of a conversion (``zdb.rating.timeline.order_key``)
 _CONVERSION_PHASE = 2
@@ -67,18 +78,27 @@ def available(session: Session) -> bool:
     return is_postgres(session) and kernel_compiled() is not None
 
 
+def tail_heads(session: Session, first: OrderKey) -> list[windows.Head] | None:
+    """The tournaments of the tail from ``first`` on, or ``None`` when there are more than
+    ``MAX_TAIL_TOURNAMENTS`` of them: that tail is walked."""
+    heads = [head for head in windows.load_heads(session, since=first[0]) if head[0] >= first]
+    return heads if len(heads) <= MAX_TAIL_TOURNAMENTS else None
+
+
 def replay_tail(
     session: Session,
     first: OrderKey,
     changes: Mapping[OrderKey, Event | None],
     participants: Sequence[tuple[PlayerId, OrderKey]],
+    heads: Sequence[windows.Head],
+    *,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> TailResult:
     """Replay the time line from ``first`` (the earliest key in ``changes``) in the pass and
     write what differs from the stored rows. ``participants``: the players of changed events
-    with the keys of those events (their states before the change are needed). ``progress`` is
-    told the tournaments of the tail before the replay and once it is done."""
-    heads = [head for head in windows.load_heads(session, since=first[0]) if head[0] >= first]
+    with the keys of those events (their states before the change are needed); ``heads``: the
+    tail's tournaments (``tail_heads``). ``progress`` is told the tournaments of the tail before
+    the replay and once it is done."""
     progress(0, len(heads))
     # The tail's tournaments are read on a second connection while this one reads the stored
     # rows (``read_ahead``: on this transaction's snapshot; they are committed versions).

@@ -293,9 +293,11 @@ def _incremental_run(session: Session, generation: int, progress: Progress) -> t
 
     first = min(changes)
     participants = [(pid, key) for key, event in changes.items() if event is not None for pid in _participants(event)]
-    if compiled_tail.available(session):
-        # PostgreSQL with the compiled pass: the tail replayed from states (``compiled_tail``).
-        tail = compiled_tail.replay_tail(session, first, changes, participants, progress)
+    # PostgreSQL with the compiled pass and a tail short enough: the tail replayed from states
+    # (``compiled_tail``); else walked.
+    heads = compiled_tail.tail_heads(session, first) if compiled_tail.available(session) else None
+    if heads is not None:
+        tail = compiled_tail.replay_tail(session, first, changes, participants, heads, progress=progress)
         evaluated, final_states, removed = tail.evaluated, tail.final_states, tail.removed
         touched_tournaments = tail.touched_tournaments
     else:
