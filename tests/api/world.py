@@ -17,12 +17,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlalchemy.engine import make_url
 
 from tests.conftest import VECTORS
+from tests.databases import _admin, _with_database
 from tests.db.scenario import recalc, submit
 from zdb.app import create_app
 from zdb.auth.service import create_token, revoke_token
@@ -184,7 +184,7 @@ def _as_built_world(url: str) -> dict[str, int]:
         shutil.copyfile(kept, path)
     else:
         name = str(make_url(url).database)
-        with _admin(url) as admin:  # nobody is connected to a test's database before its world
+        with _admin(_server(url)) as admin:  # nobody is connected to a test's database before its world
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
             admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{kept}"')
     return dict(pkz)
@@ -210,6 +210,11 @@ def _build(url: str) -> dict[str, int]:
     return pkz
 
 
+def _server(url: str) -> str:
+    """The server's ``postgres`` database, where databases are created and dropped."""
+    return _with_database(url, "postgres")
+
+
 def _keep_file(path: Path) -> str:
     engine_for(f"sqlite:///{path}").dispose()
     kept = Path(tempfile.mkdtemp(prefix="zdb-world-")) / "world.sqlite3"
@@ -223,25 +228,12 @@ def _keep_database(url: str) -> str:
     it), dropped when the process ends."""
     engine_for(url).dispose()
     kept = f"zdb_world_{uuid.uuid4().hex[:12]}"
-    with _admin(url) as admin:
+    with _admin(_server(url)) as admin:
         admin.execute(f'CREATE DATABASE "{kept}" TEMPLATE "{make_url(url).database}"')
 
     def drop() -> None:
-        with _admin(url) as admin:
+        with _admin(_server(url)) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{kept}" WITH (FORCE)')
 
     atexit.register(drop)
     return kept
-
-
-def _admin(url: str) -> psycopg.Connection[tuple[object, ...]]:
-    """An autocommit connection to the server's ``postgres`` database."""
-    parsed = make_url(url)
-    return psycopg.connect(
-        host=parsed.host,
-        port=parsed.port or 5432,
-        user=parsed.username,
-        password=parsed.password,
-        dbname="postgres",
-        autocommit=True,
-    )
