@@ -264,9 +264,8 @@ def create_app(settings: Settings, *, recalculation: bool = True) -> FastAPI:
     )
     if settings.rate_limits:  # before the guard: a client over its limit costs nothing more
         app.add_middleware(RateLimits, settings=settings, storage=storage_for(settings))
-    app.add_middleware(
-        MetricsMiddleware, metrics=metrics, api=route_templates(_API_ROUTERS, API_PREFIX)
-    )  # times the refusals too
+    # times the refusals too
+    app.add_middleware(MetricsMiddleware, metrics=metrics, api=route_templates(_API_ROUTERS, API_PREFIX))
     # what a shared cache may keep, on every answer, refusals included (never kept)
     policy = CachePolicy(
         live_max_age=settings.cache_max_age,

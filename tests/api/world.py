@@ -176,7 +176,7 @@ def _as_built_world(url: str) -> dict[str, int]:
     key = "sqlite" if path is not None else make_url(url).set(database="").render_as_string(hide_password=False)
     if key not in _BUILT:
         pkz = _build(url)
-        _BUILT[key] = (_keep_file(path) if path is not None else _keep_database(url), pkz)
+        _BUILT[key] = (_keep_file(url, path) if path is not None else _keep_database(url), pkz)
         return dict(pkz)
     kept, pkz = _BUILT[key]
     engine_for(url).dispose()
@@ -215,8 +215,10 @@ def _server(url: str) -> str:
     return _with_database(url, "postgres")
 
 
-def _keep_file(path: Path) -> str:
-    engine_for(f"sqlite:///{path}").dispose()
+def _keep_file(url: str, path: Path) -> str:
+    """A copy of the SQLite file of ``url`` (its connections closed first: nothing left in a
+    write-ahead log), removed when the process ends."""
+    engine_for(url).dispose()
     kept = Path(tempfile.mkdtemp(prefix="zdb-world-")) / "world.sqlite3"
     shutil.copyfile(path, kept)
     atexit.register(shutil.rmtree, kept.parent, True)
