@@ -8,27 +8,20 @@ written here.
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-import uuid
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import update
-from sqlalchemy.engine import make_url
 
 from tests.conftest import VECTORS
-from tests.databases import _admin, _with_database
 from tests.db.scenario import recalc, submit
 from zdb.app import create_app
 from zdb.auth.service import create_token, revoke_token
 from zdb.common.names import fold_name
 from zdb.config import Settings
-from zdb.db import engine_for, sqlite_file, unit_of_work
+from zdb.db import engine_for, unit_of_work
 from zdb.federations.models import Club, Federation
 from zdb.players.models import Membership, Player
 from zdb.players.service import pkz_by_external_id
@@ -157,40 +150,6 @@ def _tokens(url: str) -> dict[str, str]:
 
 
 def build_world(url: str) -> World:
-    """The world in the empty, migrated database at ``url``, with a client on it and API tokens
-    of its own (made anew for each world: no two tests share a secret)."""
-    pkz = _as_built_world(url)
-    client = TestClient(create_app(Settings(database_url=url, read_pool_size=2), recalculation=False))
-    return World(url, client, pkz, _tokens(url))
-
-
-#: per database server (or SQLite): a copy of the built world (a database name or a file) and
-#: its person numbers. Built once per test process, then copied: the build (two submissions,
-#: two recalculations, the dressing) took most of a second, a copy takes a fraction of that.
-_BUILT: dict[str, tuple[str, dict[str, int]]] = {}
-
-
-def _as_built_world(url: str) -> dict[str, int]:
-    """Make the empty, migrated database at ``url`` hold the built world; its person numbers."""
-    path = sqlite_file(url)
-    key = "sqlite" if path is not None else make_url(url).set(database="").render_as_string(hide_password=False)
-    if key not in _BUILT:
-        pkz = _build(url)
-        _BUILT[key] = (_keep_file(url, path) if path is not None else _keep_database(url), pkz)
-        return dict(pkz)
-    kept, pkz = _BUILT[key]
-    engine_for(url).dispose()
-    if path is not None:
-        shutil.copyfile(kept, path)
-    else:
-        name = str(make_url(url).database)
-        with _admin(_server(url)) as admin:  # nobody is connected to a test's database before its world
-            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-            admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{kept}"')
-    return dict(pkz)
-
-
-def _build(url: str) -> dict[str, int]:
     submit(url, {"initial_states": REPLAY["initial_states"], "events": REPLAY["events"]})
     outcome = recalc(url)
     assert outcome.ran and outcome.clean
@@ -207,35 +166,5 @@ def _build(url: str) -> dict[str, int]:
         {"withdraw": WITHDRAWN},
     ]
     submit(url, {"initial_states": {}, "events": late})
-    return pkz
-
-
-def _server(url: str) -> str:
-    """The server's ``postgres`` database, where databases are created and dropped."""
-    return _with_database(url, "postgres")
-
-
-def _keep_file(url: str, path: Path) -> str:
-    """A copy of the SQLite file of ``url`` (its connections closed first: nothing left in a
-    write-ahead log), removed when the process ends."""
-    engine_for(url).dispose()
-    kept = Path(tempfile.mkdtemp(prefix="zdb-world-")) / "world.sqlite3"
-    shutil.copyfile(path, kept)
-    atexit.register(shutil.rmtree, kept.parent, True)
-    return str(kept)
-
-
-def _keep_database(url: str) -> str:
-    """A copy of the database at ``url`` (CREATE DATABASE … TEMPLATE: no one may be connected to
-    it), dropped when the process ends."""
-    engine_for(url).dispose()
-    kept = f"zdb_world_{uuid.uuid4().hex[:12]}"
-    with _admin(_server(url)) as admin:
-        admin.execute(f'CREATE DATABASE "{kept}" TEMPLATE "{make_url(url).database}"')
-
-    def drop() -> None:
-        with _admin(_server(url)) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{kept}" WITH (FORCE)')
-
-    atexit.register(drop)
-    return kept
+    client = TestClient(create_app(Settings(database_url=url, read_pool_size=2), recalculation=False))
+    return World(url, client, pkz, _tokens(url))
