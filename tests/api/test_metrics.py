@@ -48,10 +48,10 @@ def test_requests_are_timed_per_route_template(fresh: World) -> None:
     assert not [labels for name, labels in samples if any(re.search(r"\d{5}", value) for _, value in labels)]
 
 
-def test_the_route_templates_are_the_openapi_documents_paths(fresh: World) -> None:
+def test_the_route_templates_are_the_openapi_documents_paths(client: TestClient) -> None:
     """The templates are read from the API's routers (cheap), not from the OpenAPI document
     (most of a second per application): both must list the same paths with the same methods."""
-    document = fresh.client.get("/api/v1/openapi.json").json()["paths"]
+    document = client.get("/api/v1/openapi.json").json()["paths"]
     listed = {path: frozenset(method.upper() for method in operations) for path, operations in document.items()}
     assert route_templates(_API_ROUTERS, API_PREFIX) == listed
 
